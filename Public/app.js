@@ -20,9 +20,10 @@ function socketURL(path) {
  * every text input (as `rx.text` emits its current value on subscription), then every edit.
  * When the connection drops it reconnects with capped, jittered exponential backoff; the values
  * stay in the fields, so the new session gets them all again and its outputs come back.
- * Returns `tap(name)`, which sends a tap and says whether it could.
+ * Outputs go to `onOutput(name, value)`, session changes to `onLive(isLive)`, the code of each
+ * refusal (shown in `error`) to `onRefused(code)`. Returns `tap(name)`, which sends a tap and says whether it could.
  */
-function bindSession({ path, form, textInputs, status, error, onOutput, onLive }) {
+function bindSession({ path, form, textInputs, status, error, onOutput, onLive, onRefused = () => {} }) {
   let socket = null;
   let live = false;
   let failures = 0;
@@ -67,6 +68,7 @@ function bindSession({ path, form, textInputs, status, error, onOutput, onLive }
       onOutput(message.output, message.value);
     } else if (message.error) {
       showError(message.error.code, message.error.message);
+      onRefused(message.error.code);
       if (message.error.code === "rate_limited") {
         clearTimeout(resendTimer);
         resendTimer = setTimeout(sendAllValues, RATE_LIMIT_RESEND_MS);
@@ -138,6 +140,14 @@ function bindLogin() {
       if (pending) {
         pending = false;
         showResult("interrupted", "Connection lost before the answer. Please log in again.");
+      }
+    },
+    onRefused(code) {
+      // A refused tap never answers. Errors do not say which message they refuse, so end the
+      // wait; if the tap was accepted after all, its answer still replaces this text.
+      if (pending && code === "rate_limited") {
+        pending = false;
+        showResult("interrupted", "Not sent: too many attempts. Try again in a moment.");
       }
     },
   });
