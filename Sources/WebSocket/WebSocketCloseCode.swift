@@ -7,7 +7,7 @@ public struct WebSocketCloseCode: RawRepresentable, Hashable, Sendable, CustomSt
     public init(rawValue: UInt16) { self.rawValue = rawValue }
 
     /// 1000: the purpose of the connection is fulfilled.
-    public static let normalClosure = WebSocketCloseCode(rawValue: 1000)
+    public static let normal = WebSocketCloseCode(rawValue: 1000)
     /// 1001: the endpoint goes away (server shutdown, page left).
     public static let goingAway = WebSocketCloseCode(rawValue: 1001)
     /// 1002: the peer broke the protocol.
@@ -19,9 +19,9 @@ public struct WebSocketCloseCode: RawRepresentable, Hashable, Sendable, CustomSt
     /// 1006: reported locally when TCP closed without a close frame; never sent.
     public static let abnormalClosure = WebSocketCloseCode(rawValue: 1006)
     /// 1007: a text message that is not valid UTF-8.
-    public static let invalidFramePayloadData = WebSocketCloseCode(rawValue: 1007)
+    public static let invalidPayload = WebSocketCloseCode(rawValue: 1007)
     /// 1008: a message that violates the endpoint's policy.
-    public static let policyViolation = WebSocketCloseCode(rawValue: 1008)
+    public static let policy = WebSocketCloseCode(rawValue: 1008)
     /// 1009: a message larger than the endpoint accepts.
     public static let messageTooBig = WebSocketCloseCode(rawValue: 1009)
     /// 1010: (client only) an extension the server did not negotiate.

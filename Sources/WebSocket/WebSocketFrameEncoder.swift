@@ -12,6 +12,14 @@ public enum WebSocketFrameEncoder {
     /// The largest close reason: a control payload minus the two code bytes.
     public static let maxCloseReason = 123
 
+    /// Writes only a frame header (unmasked, as a server sends it) for a payload of
+    /// `payloadLength` bytes, so the payload can go out as a separate write buffer.
+    /// Returns the header size (2, 4 or 10), or nil when `buffer` is too small.
+    public static func writeHeader(opcode: WebSocketOpcode, fin: Bool = true, payloadLength: Int,
+                                   into buffer: UnsafeMutableRawBufferPointer) -> Int? {
+        WebSocketFrameHeader(fin: fin, opcode: opcode, payloadLength: UInt64(max(0, payloadLength))).write(into: buffer)
+    }
+
     /// Writes one frame (header, then `payload`, masked when a key is given).
     public static func writeFrame(opcode: WebSocketOpcode, fin: Bool = true,
                                   payload: UnsafeRawBufferPointer,

@@ -131,7 +131,7 @@ public struct WebSocketProtocolMachine {
                 if frame.opcode.isControl {
                     storeControlPayload(chunk)
                 } else if !appendMessagePayload(chunk) {
-                    finish(onEvent, .fail(.invalidFramePayloadData))
+                    finish(onEvent, .fail(.invalidPayload))
                     return
                 }
                 if frame.offset == frame.length {
@@ -214,7 +214,7 @@ public struct WebSocketProtocolMachine {
     /// Appends unmasked data; returns false when a text message stops being valid UTF-8.
     private mutating func appendMessagePayload(_ chunk: UnsafeRawBufferPointer) -> Bool {
         let start = message.count
-        message.append(contentsOf: chunk)
+        message.append(contentsOf: chunk.assumingMemoryBound(to: UInt8.self))   // a memcpy
         let key = frame.key
         let offset = frame.offset
         let isText = messageOpcode == .text
@@ -238,7 +238,7 @@ public struct WebSocketProtocolMachine {
         case .text, .binary, .continuation:
             guard frame.fin, let opcode = messageOpcode else { return }
             if opcode == .text && !utf8.isComplete {
-                finish(onEvent, .fail(.invalidFramePayloadData))   // a sequence cut off at the end
+                finish(onEvent, .fail(.invalidPayload))   // a sequence cut off at the end
                 return
             }
             message.withUnsafeBytes { bytes in
@@ -261,7 +261,7 @@ public struct WebSocketProtocolMachine {
                 if !candidate.isValidOnWire {
                     failure = .protocolError
                 } else if !UTF8Validator.isValid(UnsafeRawBufferPointer(rebasing: storage[2 ..< length])) {
-                    failure = .invalidFramePayloadData
+                    failure = .invalidPayload
                 } else {
                     code = candidate
                 }

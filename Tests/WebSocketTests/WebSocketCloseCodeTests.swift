@@ -14,7 +14,7 @@ final class WebSocketCloseCodeTests: XCTestCase {
         XCTAssertFalse(WebSocketCloseCode.noStatusReceived.isValidOnWire)
         XCTAssertFalse(WebSocketCloseCode.abnormalClosure.isValidOnWire)
         XCTAssertEqual(WebSocketCloseCode.messageTooBig.rawValue, 1009)
-        XCTAssertEqual(WebSocketCloseCode.invalidFramePayloadData.rawValue, 1007)
+        XCTAssertEqual(WebSocketCloseCode.invalidPayload.rawValue, 1007)
     }
 
     func testOpcodeControlBit() {

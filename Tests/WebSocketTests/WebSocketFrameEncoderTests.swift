@@ -48,7 +48,7 @@ final class WebSocketFrameEncoderTests: XCTestCase {
         // 61 two-byte characters = 122 bytes fit; the 62nd would need bytes 123-124 of 123.
         let reason = String(repeating: "é", count: 70)
         var out: [UInt8] = []
-        WebSocketFrameEncoder.appendClose(code: .normalClosure, reason: reason, to: &out)
+        WebSocketFrameEncoder.appendClose(code: .normal, reason: reason, to: &out)
         XCTAssertEqual(out[1], 2 + 122)
         XCTAssertEqual(decode(out), [.peerClosed(code: 1000, reason: String(repeating: "é", count: 61))])
     }
@@ -78,5 +78,17 @@ final class WebSocketFrameEncoderTests: XCTestCase {
         XCTAssertEqual(out[1] & 0x80, 0x80)
         var machine = WebSocketProtocolMachine()
         XCTAssertEqual(feed(&machine, out), [.text("masked")])
+    }
+}
+
+final class WebSocketFrameEncoderHeaderOnlyTests: XCTestCase {
+    func testHeaderOnlyForSeparatePayloadBuffer() {
+        var buffer = [UInt8](repeating: 0, count: WebSocketFrameHeader.maxServerSize)
+        let small = buffer.withUnsafeMutableBytes { WebSocketFrameEncoder.writeHeader(opcode: .text, payloadLength: 5, into: $0) }
+        XCTAssertEqual(small, 2)
+        XCTAssertEqual(Array(buffer[..<2]), [0x81, 5])
+        let large = buffer.withUnsafeMutableBytes { WebSocketFrameEncoder.writeHeader(opcode: .text, payloadLength: 70_000, into: $0) }
+        XCTAssertEqual(large, 10)
+        XCTAssertEqual(Array(buffer[..<10]), [0x81, 127, 0, 0, 0, 0, 0, 0x01, 0x11, 0x70])
     }
 }
