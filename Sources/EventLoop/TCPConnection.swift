@@ -109,6 +109,7 @@ public final class TCPConnection: LoopHandle {
     fileprivate func didRead(_ count: Int) {
         if count > 0 {
             guard outputState == .open else { return } // finishing: the peer's bytes are discarded
+            let delegate = self.delegate // kept alive even if it replaces itself during the call
             delegate?.connection(self, didRead: UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<count]))
             flush()
         } else if count == Int(UV_EOF.rawValue) {
