@@ -58,8 +58,26 @@ public final class EventLoop: @unchecked Sendable {
     /// Runs the loop on the calling thread until `stop()` was called and every handle closed.
     public func run() {
         ownerThread.store(UInt(pthread_self()), ordering: .relaxed)
+        let previous = pthread_getspecific(Self.currentKey)
+        pthread_setspecific(Self.currentKey, Unmanaged.passUnretained(self).toOpaque())
+        defer { pthread_setspecific(Self.currentKey, previous) }
         uv_run(uvLoop, UV_RUN_DEFAULT)
     }
+
+    private static let currentKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    /// The loop running on the calling thread (inside its `run()`), if any.
+    public static var current: EventLoop? {
+        guard let pointer = pthread_getspecific(currentKey) else { return nil }
+        return Unmanaged<EventLoop>.fromOpaque(pointer).takeUnretainedValue()
+    }
+
+    /// An Rx scheduler bound to this loop (install it with `MainScheduler.setHost(loop.scheduler)`).
+    public var scheduler: LoopScheduler { LoopScheduler(loop: self) }
 
     /// Ends the loop: closes the wake-up handle and every handle still open, so `run()`
     /// returns once their close callbacks ran. From another thread it is forwarded to the loop.
