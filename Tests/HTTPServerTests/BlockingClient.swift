@@ -6,6 +6,8 @@ import Glibc
 /// A plain blocking TCP client socket on 127.0.0.1 for tests.
 final class BlockingClient {
     let fd: Int32
+    /// Bytes read but not consumed yet by the response/frame readers.
+    var pending: [UInt8] = []
 
     init(port: Int) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
