@@ -92,7 +92,7 @@ public final class HTTPServer {
     /// connections are gone (or after `shutdownTimeout`, dropping the rest).
     public func shutdown(completion: @escaping () -> Void) {
         shutdownCompletions.append(completion)
-        guard !isDraining else { return }
+        guard !isDraining else { return finishShutdownIfDone() }
         isDraining = true
         logger.info("draining", metadata: ["http": "\(connections.count)", "websockets": "\(webSockets.count)"])
         listener?.close()
