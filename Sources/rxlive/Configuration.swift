@@ -20,7 +20,8 @@ struct Configuration: Equatable, Sendable {
     var pingInterval: Duration = .seconds(30)
     /// Seconds to wait for a pong before the connection counts as dead.
     var pongTimeout: Duration = .seconds(15)
-    /// Origins allowed to open a WebSocket; empty allows every origin.
+    /// Origins allowed to open a WebSocket; empty keeps the server's default
+    /// (its own host, and clients that send no Origin).
     var allowedOrigins: [String] = []
 }
 
@@ -73,7 +74,7 @@ extension Configuration {
             host = text
         }
         if let given = value(flags.port, "port", .port) {
-            port = try Self.integer(given, in: 0...65535)
+            port = try Self.integer(given, in: 1...65535)
         }
         if let (text, source) = value(flags.publicDirectory, "public", .publicDirectory) {
             guard !text.isEmpty else { throw ConfigurationError(description: "\(source): the folder must not be empty") }

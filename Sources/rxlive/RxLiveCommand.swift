@@ -18,33 +18,41 @@ struct RxLiveCommand: ParsableCommand {
         version: RxLiveVersion.current
     )
 
-    @Option(help: "Address to listen on (default 127.0.0.1; env RXLIVE_HOST).")
+    @Option(help: ArgumentHelp("Address to listen on (default 127.0.0.1; env RXLIVE_HOST).", valueName: "address"))
     var host: String?
 
-    @Option(help: "TCP port to listen on, 0 for any free port (default 8080; env RXLIVE_PORT).")
+    @Option(help: ArgumentHelp("TCP port to listen on (default 8080; env RXLIVE_PORT).", valueName: "port"))
     var port: String?
 
     @Option(name: .customLong("public"),
-            help: "Folder of the page (default Public/ in the working directory or beside the executable; env RXLIVE_PUBLIC).")
+            help: ArgumentHelp("Folder of the page (default Public/ in the working directory or beside the executable; env RXLIVE_PUBLIC).",
+                               valueName: "folder"))
     var publicDirectory: String?
 
-    @Option(help: "Seconds the simulated login request takes (default 2; env RXLIVE_LOGIN_DELAY).")
+    @Option(help: ArgumentHelp("Seconds the simulated login request takes (default 2; env RXLIVE_LOGIN_DELAY).",
+                               valueName: "seconds"))
     var loginDelay: String?
 
-    @Option(help: "trace, debug, info, notice, warning, error or critical (default info; env RXLIVE_LOG_LEVEL).")
+    @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical (default info; env RXLIVE_LOG_LEVEL).",
+                               valueName: "level"))
     var logLevel: String?
 
-    @Option(help: "Largest WebSocket message accepted, in bytes (default 65536; env RXLIVE_MAX_MESSAGE_SIZE).")
+    @Option(help: ArgumentHelp("Largest WebSocket message accepted (default 65536; env RXLIVE_MAX_MESSAGE_SIZE).",
+                               valueName: "bytes"))
     var maxMessageSize: String?
 
-    @Option(help: "Seconds between pings on an idle WebSocket (default 30; env RXLIVE_PING_INTERVAL).")
+    @Option(help: ArgumentHelp("Seconds between pings on an idle WebSocket (default 30; env RXLIVE_PING_INTERVAL).",
+                               valueName: "seconds"))
     var pingInterval: String?
 
-    @Option(help: "Seconds to wait for a pong before closing (default 15; env RXLIVE_PONG_TIMEOUT).")
+    @Option(help: ArgumentHelp("Seconds to wait for a pong before closing (default 15; env RXLIVE_PONG_TIMEOUT).",
+                               valueName: "seconds"))
     var pongTimeout: String?
 
     @Option(name: .customLong("allowed-origin"),
-            help: "An Origin allowed to open a WebSocket; repeat for more (default any; env RXLIVE_ALLOWED_ORIGINS, comma-separated).")
+            help: ArgumentHelp(
+                "An Origin allowed to open a WebSocket; repeat for more (default: the server's own host, and clients that send no Origin; env RXLIVE_ALLOWED_ORIGINS, comma-separated).",
+                valueName: "origin"))
     var allowedOrigins: [String] = []
 
     /// The configuration these flags and the process environment describe.

@@ -78,9 +78,7 @@ def test_bad_value_exits_2_with_one_line_naming_it(args, env, names):
     assert result.stdout == ""
 
 
-def test_a_flag_wins_over_a_bad_environment_value():
-    # The bad RXLIVE_PORT is never read because --port is given; --version
-    # would exit before reading either, so use a bad log level with a good flag.
+def test_a_bad_flag_is_refused_even_with_a_good_environment_value():
     result = run_rxlive("--log-level", "loud", env=clean_env(RXLIVE_LOG_LEVEL="info"))
     assert result.returncode == 2 and "--log-level" in result.stderr
 
@@ -109,8 +107,11 @@ def test_environment_sets_port_and_public_folder(tmp_path):
 def test_flags_win_over_environment(tmp_path):
     env_port, flag_port = free_port(), free_port()
     env_public, flag_public = make_public(tmp_path, "from-env"), make_public(tmp_path, "from-flag")
-    env = clean_env(RXLIVE_HOST="127.0.0.1", RXLIVE_PORT=str(env_port), RXLIVE_PUBLIC=str(env_public))
-    with ServerProcess("rxlive", ["--port", str(flag_port), "--public", str(flag_public)], flag_port, env=env):
+    # The bad delay in the environment is never read: the flag replaces it.
+    env = clean_env(RXLIVE_HOST="127.0.0.1", RXLIVE_PORT=str(env_port), RXLIVE_PUBLIC=str(env_public),
+                    RXLIVE_LOGIN_DELAY="soon")
+    args = ["--port", str(flag_port), "--public", str(flag_public), "--login-delay", "0.5"]
+    with ServerProcess("rxlive", args, flag_port, env=env):
         status, body = http_get(flag_port, "/")
         assert status == 200 and b"from-flag" in body
         assert http_get(env_port, "/healthz", timeout=0.5)[0] == 0, "nothing may listen on the env port"
