@@ -4,10 +4,12 @@
 .PHONY: run test setup
 
 # Build rxlive for release and serve http://127.0.0.1:8080 (Ctrl-C stops it).
-# It runs from the repository root, where it finds Public/.
+# The flags are scripts/stage's, so this binary is the container's and the
+# container test's build is reused. It runs from the repository root, where
+# it finds Public/.
 run:
 	scripts/setup runtime
-	swift build -c release --product rxlive
+	swift build -c release --static-swift-stdlib --product rxlive
 	.build/release/rxlive
 
 # Every test: hadolint, a warning-free build, swift test, then pytest.
