@@ -6,7 +6,7 @@ import ViewModels
 public enum WireCatalog {
     /// The view models with their settings from `configuration`.
     public static func viewModels(_ configuration: SessionConfiguration) -> [WireViewModel] {
-        let loginDelay = configuration.loginDelay
+        let loginDelay = configuration.loginDelay.rxTimeInterval
         let loginTapLimit = configuration.loginTapLimit
         return [
             WireViewModel(
