@@ -1,0 +1,22 @@
+/// A sequence of events over time: the base class of every observable of the library.
+///
+/// Abstract: operators subclass `Producer`; subjects subclass `Observable` directly.
+public class Observable<Element>: ObservableType {
+    @inlinable
+    init() {
+        Resources.incrementTotal()
+    }
+
+    /// Subscribes `observer` to the events of this sequence. Abstract.
+    public func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+        rxAbstractMethod()
+    }
+
+    /// Returns `self`.
+    @inlinable
+    public func asObservable() -> Observable<Element> { self }
+
+    deinit {
+        Resources.decrementTotal()
+    }
+}

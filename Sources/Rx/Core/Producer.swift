@@ -1,0 +1,101 @@
+import Synchronization
+
+/// Base class of operators: `subscribe` makes a `SinkDisposer`, calls `run(_:cancel:)` and
+/// hands the disposer the sink and the subscription `run` returns.
+///
+/// When the current thread has no `CurrentThreadScheduler` trampoline running, the
+/// subscription runs on a new trampoline, so that recursive scheduling made during the
+/// subscription is queued rather than nested.
+@usableFromInline
+class Producer<Element>: Observable<Element> {
+    @inlinable
+    override init() {
+        super.init()
+    }
+
+    @inlinable
+    override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+        if !CurrentThreadScheduler.isScheduleRequired {
+            let disposer = SinkDisposer()
+            let sinkAndSubscription = run(observer, cancel: disposer)
+            disposer.setSinkAndSubscription(sink: sinkAndSubscription.sink, subscription: sinkAndSubscription.subscription)
+            return disposer
+        } else {
+            return CurrentThreadScheduler.instance.schedule(()) { _ in
+                let disposer = SinkDisposer()
+                let sinkAndSubscription = self.run(observer, cancel: disposer)
+                disposer.setSinkAndSubscription(sink: sinkAndSubscription.sink, subscription: sinkAndSubscription.subscription)
+                return disposer
+            }
+        }
+    }
+
+    /// Makes the sink for `observer` and subscribes it to the sources. Abstract.
+    ///
+    /// - returns: the sink and the subscription to the sources; both are disposed when
+    ///   `cancel` is disposed.
+    @usableFromInline
+    func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        rxAbstractMethod()
+    }
+}
+
+/// The disposable `Producer.subscribe` returns: disposes the sink and its subscription once,
+/// whether `dispose()` comes before or after they are set.
+@usableFromInline
+final class SinkDisposer: Cancelable {
+    @usableFromInline
+    static let disposedFlag = 1
+    @usableFromInline
+    static let sinkAndSubscriptionSetFlag = 2
+
+    @usableFromInline
+    let state = Atomic<Int>(0)
+    /// Written before `sinkAndSubscriptionSet` is published, then used by whichever thread
+    /// sees both flags first.
+    @usableFromInline
+    var sink: Disposable?
+    @usableFromInline
+    var subscription: Disposable?
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    var isDisposed: Bool {
+        state.load(ordering: .acquiring) & Self.disposedFlag != 0
+    }
+
+    @inlinable
+    func setSinkAndSubscription(sink: Disposable, subscription: Disposable) {
+        self.sink = sink
+        self.subscription = subscription
+        let previous = state.bitwiseOr(Self.sinkAndSubscriptionSetFlag, ordering: .acquiringAndReleasing).oldValue
+        if previous & Self.sinkAndSubscriptionSetFlag != 0 {
+            rxFatalError("Sink and subscription were already set")
+        }
+        if previous & Self.disposedFlag != 0 {
+            sink.dispose()
+            subscription.dispose()
+            self.sink = nil
+            self.subscription = nil
+        }
+    }
+
+    @inlinable
+    func dispose() {
+        let previous = state.bitwiseOr(Self.disposedFlag, ordering: .acquiringAndReleasing).oldValue
+        if previous & Self.disposedFlag != 0 {
+            return
+        }
+        if previous & Self.sinkAndSubscriptionSetFlag != 0 {
+            guard let sink = self.sink, let subscription = self.subscription else {
+                rxFatalError("Sink and subscription were not set")
+            }
+            sink.dispose()
+            subscription.dispose()
+            self.sink = nil
+            self.subscription = nil
+        }
+    }
+}

@@ -1,0 +1,71 @@
+extension ObservableType {
+    /// Keeps the elements for which `predicate` returns `true`; a thrown error ends the
+    /// sequence with it.
+    ///
+    /// - parameter predicate: The test applied to each element.
+    /// - returns: A sequence of the elements that pass.
+    @inlinable
+    public func filter(_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
+        Filter(source: asObservable(), predicate: predicate)
+    }
+}
+
+@usableFromInline
+final class FilterSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+    @usableFromInline
+    typealias Element = Observer.Element
+    @usableFromInline
+    typealias Predicate = (Element) throws -> Bool
+
+    @usableFromInline
+    let predicate: Predicate
+
+    @inlinable
+    init(predicate: @escaping Predicate, observer: Observer, cancel: Cancelable) {
+        self.predicate = predicate
+        super.init(observer: observer, cancel: cancel)
+    }
+
+    @inlinable
+    func on(_ event: Event<Element>) {
+        switch event {
+        case .next(let value):
+            do {
+                if try predicate(value) {
+                    forwardOn(event)
+                }
+            } catch {
+                forwardOn(.error(error))
+                dispose()
+            }
+        case .completed, .error:
+            forwardOn(event)
+            dispose()
+        }
+    }
+}
+
+@usableFromInline
+final class Filter<Element>: Producer<Element> {
+    @usableFromInline
+    typealias Predicate = (Element) throws -> Bool
+
+    @usableFromInline
+    let source: Observable<Element>
+    @usableFromInline
+    let predicate: Predicate
+
+    @inlinable
+    init(source: Observable<Element>, predicate: @escaping Predicate) {
+        self.source = source
+        self.predicate = predicate
+        super.init()
+    }
+
+    @inlinable
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        let sink = FilterSink(predicate: predicate, observer: observer, cancel: cancel)
+        let subscription = source.subscribe(sink)
+        return (sink: sink, subscription: subscription)
+    }
+}

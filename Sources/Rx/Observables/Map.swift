@@ -1,0 +1,70 @@
+extension ObservableType {
+    /// Transforms each element with `transform`; a thrown error ends the sequence with it.
+    ///
+    /// - parameter transform: The transform applied to each element.
+    /// - returns: A sequence of the transformed elements.
+    @inlinable
+    public func map<Result>(_ transform: @escaping (Element) throws -> Result) -> Observable<Result> {
+        Map(source: asObservable(), transform: transform)
+    }
+}
+
+@usableFromInline
+final class MapSink<SourceType, Observer: ObserverType>: Sink<Observer>, ObserverType {
+    @usableFromInline
+    typealias Transform = (SourceType) throws -> Observer.Element
+
+    @usableFromInline
+    let transform: Transform
+
+    @inlinable
+    init(transform: @escaping Transform, observer: Observer, cancel: Cancelable) {
+        self.transform = transform
+        super.init(observer: observer, cancel: cancel)
+    }
+
+    @inlinable
+    func on(_ event: Event<SourceType>) {
+        switch event {
+        case .next(let element):
+            do {
+                let mapped = try transform(element)
+                forwardOn(.next(mapped))
+            } catch {
+                forwardOn(.error(error))
+                dispose()
+            }
+        case .error(let error):
+            forwardOn(.error(error))
+            dispose()
+        case .completed:
+            forwardOn(.completed)
+            dispose()
+        }
+    }
+}
+
+@usableFromInline
+final class Map<SourceType, Result>: Producer<Result> {
+    @usableFromInline
+    typealias Transform = (SourceType) throws -> Result
+
+    @usableFromInline
+    let source: Observable<SourceType>
+    @usableFromInline
+    let transform: Transform
+
+    @inlinable
+    init(source: Observable<SourceType>, transform: @escaping Transform) {
+        self.source = source
+        self.transform = transform
+        super.init()
+    }
+
+    @inlinable
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Result {
+        let sink = MapSink(transform: transform, observer: observer, cancel: cancel)
+        let subscription = source.subscribe(sink)
+        return (sink: sink, subscription: subscription)
+    }
+}

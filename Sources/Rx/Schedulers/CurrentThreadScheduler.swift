@@ -1,0 +1,80 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Schedules work on the current thread: the first `schedule` on a thread runs its action at
+/// once and then runs, in order, the work the action scheduled meanwhile (a trampoline);
+/// `schedule` inside a running trampoline queues the work.
+public final class CurrentThreadScheduler: ImmediateSchedulerType, Sendable {
+    /// The scheduler.
+    public static let instance = CurrentThreadScheduler()
+
+    private init() {}
+
+    /// `true` when no trampoline runs on this thread, so scheduling would run the work now.
+    public static var isScheduleRequired: Bool {
+        guard let pointer = pthread_getspecific(trampolineKey) else { return true }
+        return !Unmanaged<Trampoline>.fromOpaque(pointer).takeUnretainedValue().isRunning
+    }
+
+    private static func currentTrampoline() -> Trampoline {
+        if let pointer = pthread_getspecific(trampolineKey) {
+            return Unmanaged<Trampoline>.fromOpaque(pointer).takeUnretainedValue()
+        }
+        let trampoline = Trampoline()
+        pthread_setspecific(trampolineKey, Unmanaged.passRetained(trampoline).toOpaque())
+        return trampoline
+    }
+
+    /// Runs `action` now if no trampoline runs on this thread (then drains the work it
+    /// queued); queues it otherwise.
+    ///
+    /// - returns: A disposable that cancels queued work.
+    public func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
+        let trampoline = Self.currentTrampoline()
+        if trampoline.isRunning {
+            let item = ScheduledItem(action: action, state: state)
+            trampoline.queue.append(item)
+            return item
+        }
+        trampoline.isRunning = true
+        defer { trampoline.isRunning = false }
+        let disposable = action(state)
+        trampoline.drain()
+        return disposable
+    }
+}
+
+/// One thread's trampoline state (thread-confined: reached only through a pthread key).
+private final class Trampoline {
+    var isRunning = false
+    var queue: [InvocableType] = []
+    var head = 0
+
+    func drain() {
+        while head < queue.count {
+            let item = queue[head]
+            head += 1
+            if !item.isDisposed {
+                item.invoke()
+            }
+        }
+        queue.removeAll(keepingCapacity: true)
+        head = 0
+    }
+}
+
+private let trampolineKey: pthread_key_t = {
+    var key = pthread_key_t()
+    let result = pthread_key_create(&key) { pointer in
+        #if canImport(Darwin)
+        Unmanaged<AnyObject>.fromOpaque(pointer).release()
+        #else
+        if let pointer { Unmanaged<AnyObject>.fromOpaque(pointer).release() }
+        #endif
+    }
+    precondition(result == 0, "pthread_key_create failed")
+    return key
+}()

@@ -1,0 +1,31 @@
+import Foundation
+
+/// Converts between `Date` and a `HistoricalScheduler`'s virtual time (also `Date`).
+public struct HistoricalSchedulerTimeConverter: VirtualTimeConverterType, Sendable {
+    /// Virtual time is a date.
+    public typealias VirtualTimeUnit = RxTime
+    /// Virtual intervals are seconds.
+    public typealias VirtualTimeIntervalUnit = TimeInterval
+
+    /// A converter.
+    public init() {}
+
+    public func convertFromVirtualTime(_ virtualTime: RxTime) -> RxTime { virtualTime }
+    public func convertToVirtualTime(_ time: RxTime) -> RxTime { time }
+    public func convertFromVirtualTimeInterval(_ virtualTimeInterval: TimeInterval) -> TimeInterval { virtualTimeInterval }
+    public func convertToVirtualTimeInterval(_ timeInterval: RxTimeInterval) -> TimeInterval { timeInterval.rxSeconds }
+    public func offsetVirtualTime(_ time: RxTime, offset: TimeInterval) -> RxTime { time.addingTimeInterval(offset) }
+    public func compareVirtualTime(_ lhs: RxTime, _ rhs: RxTime) -> VirtualTimeComparison {
+        if lhs < rhs { return .lessThan }
+        if lhs > rhs { return .greaterThan }
+        return .equal
+    }
+}
+
+/// A virtual time scheduler whose clock is a `Date`.
+public final class HistoricalScheduler: VirtualTimeScheduler<HistoricalSchedulerTimeConverter> {
+    /// A scheduler at `initialClock` (default: the reference date 1970-01-01).
+    public init(initialClock: RxTime = Date(timeIntervalSince1970: 0)) {
+        super.init(initialClock: initialClock, converter: HistoricalSchedulerTimeConverter())
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import Rx
+
+/// Virtual time of a `TestScheduler`: ticks.
+public typealias TestTime = Int
+
+/// Converts between `TestScheduler` ticks and real time: one tick is `resolution` seconds.
+public struct TestSchedulerVirtualTimeConverter: VirtualTimeConverterType, Sendable {
+    /// Virtual time in ticks.
+    public typealias VirtualTimeUnit = Int
+    /// Virtual intervals in ticks.
+    public typealias VirtualTimeIntervalUnit = Int
+
+    private let resolution: Double
+
+    init(resolution: Double) {
+        self.resolution = resolution
+    }
+
+    public func convertFromVirtualTime(_ virtualTime: Int) -> RxTime {
+        Date(timeIntervalSince1970: TimeInterval(virtualTime) * resolution)
+    }
+
+    public func convertToVirtualTime(_ time: RxTime) -> Int {
+        Int(time.timeIntervalSince1970 / resolution + 0.5)
+    }
+
+    public func convertFromVirtualTimeInterval(_ virtualTimeInterval: Int) -> TimeInterval {
+        TimeInterval(virtualTimeInterval) * resolution
+    }
+
+    public func convertToVirtualTimeInterval(_ timeInterval: RxTimeInterval) -> Int {
+        Int(timeInterval.rxSeconds / resolution + 0.5)
+    }
+
+    public func offsetVirtualTime(_ time: Int, offset: Int) -> Int {
+        time + offset
+    }
+
+    public func compareVirtualTime(_ lhs: Int, _ rhs: Int) -> VirtualTimeComparison {
+        if lhs < rhs { return .lessThan }
+        if lhs > rhs { return .greaterThan }
+        return .equal
+    }
+}
+
+/// A virtual time scheduler for marble tests: hot and cold test observables, recording
+/// observers, and `start` to run a subscription between set times.
+open class TestScheduler: VirtualTimeScheduler<TestSchedulerVirtualTimeConverter> {
+    /// The default times of `start`.
+    public enum Defaults {
+        /// The observable is created at 100.
+        public static let created = 100
+        /// It is subscribed at 200.
+        public static let subscribed = 200
+        /// The subscription is disposed at 1000.
+        public static let disposed = 1000
+    }
+
+    private let simulateProcessingDelay: Bool
+
+    /// A scheduler at `initialClock`; one tick is `resolution` seconds. With
+    /// `simulateProcessingDelay`, work scheduled for now or the past runs one tick later.
+    public init(initialClock: TestTime, resolution: Double = 1.0, simulateProcessingDelay: Bool = true) {
+        self.simulateProcessingDelay = simulateProcessingDelay
+        super.init(initialClock: initialClock, converter: TestSchedulerVirtualTimeConverter(resolution: resolution))
+    }
+
+    /// Work scheduled for now or the past runs at the next tick (with processing delay).
+    open override func adjustScheduledTime(_ time: Int) -> Int {
+        time <= clock ? clock + (simulateProcessingDelay ? 1 : 0) : time
+    }
+
+    /// A hot observable: sends `events` at their times to whoever is subscribed then.
+    public func createHotObservable<Element>(_ events: [Recorded<Event<Element>>]) -> TestableObservable<Element> {
+        HotObservable(testScheduler: self, recordedEvents: events)
+    }
+
+    /// A cold observable: sends `events` to each subscriber at their times after it subscribed.
+    public func createColdObservable<Element>(_ events: [Recorded<Event<Element>>]) -> TestableObservable<Element> {
+        ColdObservable(testScheduler: self, recordedEvents: events)
+    }
+
+    /// An observer that records the events it gets with their times.
+    public func createObserver<Element>(_ type: Element.Type) -> TestableObserver<Element> {
+        TestableObserver(scheduler: self)
+    }
+
+    /// Runs `action` at virtual time `time`.
+    public func scheduleAt(_ time: TestTime, action: @escaping () -> Void) {
+        _ = scheduleAbsoluteVirtual((), time: time) { _ in
+            action()
+            return Disposables.create()
+        }
+    }
+
+    /// Creates the observable at `created`, subscribes to it at `subscribed`, disposes the
+    /// subscription at `disposed`, runs the scheduler, and returns the recorded events.
+    public func start<Element>(created: TestTime, subscribed: TestTime, disposed: TestTime, create: @escaping () -> Observable<Element>) -> TestableObserver<Element> {
+        var source: Observable<Element>?
+        var subscription: Disposable?
+        let observer = createObserver(Element.self)
+
+        _ = scheduleAbsoluteVirtual((), time: created) { _ in
+            source = create()
+            return Disposables.create()
+        }
+        _ = scheduleAbsoluteVirtual((), time: subscribed) { _ in
+            subscription = source!.subscribe(observer)
+            return Disposables.create()
+        }
+        _ = scheduleAbsoluteVirtual((), time: disposed) { _ in
+            subscription!.dispose()
+            return Disposables.create()
+        }
+        start()
+        source = nil
+        subscription = nil
+        return observer
+    }
+
+    /// `start(created: 100, subscribed: 200, disposed: disposed, create: create)`.
+    public func start<Element>(disposed: TestTime, create: @escaping () -> Observable<Element>) -> TestableObserver<Element> {
+        start(created: Defaults.created, subscribed: Defaults.subscribed, disposed: disposed, create: create)
+    }
+
+    /// `start(created: 100, subscribed: 200, disposed: 1000, create: create)`.
+    public func start<Element>(_ create: @escaping () -> Observable<Element>) -> TestableObserver<Element> {
+        start(created: Defaults.created, subscribed: Defaults.subscribed, disposed: Defaults.disposed, create: create)
+    }
+}

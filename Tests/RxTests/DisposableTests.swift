@@ -1,0 +1,160 @@
+import Foundation
+import Rx
+import RxTest
+import XCTest
+
+final class DisposableTests: RxTestCase {
+    func testAnonymousDisposableRunsActionOnce() {
+        var count = 0
+        let disposable = Disposables.create(with: { count += 1 })
+        XCTAssertFalse(disposable.isDisposed)
+        disposable.dispose()
+        disposable.dispose()
+        XCTAssertEqual(count, 1)
+        XCTAssertTrue(disposable.isDisposed)
+    }
+
+    func testCreateOfTwoThreeFourAndCollectionDisposeAll() {
+        var disposed: [Int] = []
+        let make = { (index: Int) in Disposables.create { disposed.append(index) } }
+        Disposables.create(make(1), make(2)).dispose()
+        Disposables.create(make(3), make(4), make(5)).dispose()
+        Disposables.create(make(6), make(7), make(8), make(9)).dispose()
+        let collection = Disposables.create([make(10), make(11), make(12)])
+        collection.dispose()
+        collection.dispose()
+        XCTAssertEqual(disposed, Array(1...12))
+        Disposables.create().dispose()
+    }
+
+    func testDisposeBagDisposesOnDeinit() {
+        var disposed = 0
+        var bag: DisposeBag? = DisposeBag()
+        Disposables.create { disposed += 1 }.disposed(by: bag!)
+        bag!.insert(Disposables.create { disposed += 1 }, Disposables.create { disposed += 1 })
+        XCTAssertEqual(disposed, 0)
+        bag = nil
+        XCTAssertEqual(disposed, 3)
+    }
+
+    func testDisposeBagEndsSubscriptions() {
+        let subject = PublishSubject<Int>()
+        var values: [Int] = []
+        var bag = DisposeBag()
+        subject.subscribe(onNext: { values.append($0) }).disposed(by: bag)
+        subject.onNext(1)
+        bag = DisposeBag()
+        subject.onNext(2)
+        XCTAssertEqual(values, [1])
+        XCTAssertFalse(subject.hasObservers)
+        _ = bag
+    }
+
+    func testCompositeDisposableInsertRemoveDispose() {
+        var disposed: [Int] = []
+        let composite = CompositeDisposable()
+        let key1 = composite.insert(Disposables.create { disposed.append(1) })
+        _ = composite.insert(Disposables.create { disposed.append(2) })
+        XCTAssertEqual(composite.count, 2)
+        composite.remove(for: key1!)
+        XCTAssertEqual(disposed, [1])
+        XCTAssertEqual(composite.count, 1)
+        composite.dispose()
+        XCTAssertEqual(disposed, [1, 2])
+        XCTAssertTrue(composite.isDisposed)
+        let late = composite.insert(Disposables.create { disposed.append(3) })
+        XCTAssertNil(late)
+        XCTAssertEqual(disposed, [1, 2, 3])
+    }
+
+    func testSerialDisposableReplacingDisposesPrevious() {
+        var disposed: [Int] = []
+        let serial = SerialDisposable()
+        serial.disposable = Disposables.create { disposed.append(1) }
+        serial.disposable = Disposables.create { disposed.append(2) }
+        XCTAssertEqual(disposed, [1])
+        serial.dispose()
+        XCTAssertEqual(disposed, [1, 2])
+        serial.disposable = Disposables.create { disposed.append(3) }
+        XCTAssertEqual(disposed, [1, 2, 3])
+        XCTAssertTrue(serial.isDisposed)
+    }
+
+    func testSingleAssignmentDisposableBeforeAndAfterAssignment() {
+        var disposed: [Int] = []
+        let first = SingleAssignmentDisposable()
+        first.setDisposable(Disposables.create { disposed.append(1) })
+        XCTAssertEqual(disposed, [])
+        first.dispose()
+        first.dispose()
+        XCTAssertEqual(disposed, [1])
+
+        let second = SingleAssignmentDisposable()
+        second.dispose()
+        XCTAssertTrue(second.isDisposed)
+        second.setDisposable(Disposables.create { disposed.append(2) })
+        XCTAssertEqual(disposed, [1, 2])
+    }
+
+    func testBooleanDisposable() {
+        let disposable = BooleanDisposable()
+        XCTAssertFalse(disposable.isDisposed)
+        disposable.dispose()
+        XCTAssertTrue(disposable.isDisposed)
+        XCTAssertTrue(BooleanDisposable(isDisposed: true).isDisposed)
+    }
+
+    func testRefCountDisposableWaitsForDependents() {
+        var disposed = 0
+        let refCount = RefCountDisposable(disposable: Disposables.create { disposed += 1 })
+        let dependent1 = refCount.retain()
+        let dependent2 = refCount.retain()
+        refCount.dispose()
+        XCTAssertEqual(disposed, 0)
+        dependent1.dispose()
+        dependent1.dispose()
+        XCTAssertEqual(disposed, 0)
+        dependent2.dispose()
+        XCTAssertEqual(disposed, 1)
+        XCTAssertTrue(refCount.isDisposed)
+    }
+
+    func testRefCountDisposableWithoutDependentsDisposesAtOnce() {
+        var disposed = 0
+        let refCount = RefCountDisposable(disposable: Disposables.create { disposed += 1 })
+        refCount.dispose()
+        refCount.dispose()
+        XCTAssertEqual(disposed, 1)
+    }
+
+    func testScheduledDisposableDisposesOnScheduler() {
+        let scheduler = TestScheduler(initialClock: 0)
+        var disposedAt: Int?
+        let scheduled = ScheduledDisposable(scheduler: scheduler, disposable: Disposables.create { disposedAt = scheduler.clock })
+        scheduler.scheduleAt(50) { scheduled.dispose() }
+        scheduler.start()
+        XCTAssertEqual(disposedAt, 51, "disposal is scheduled, so it runs one tick later")
+        XCTAssertTrue(scheduled.isDisposed)
+    }
+
+    func testConcurrentDisposeRunsActionOnce() {
+        final class Counter: @unchecked Sendable { // only touched with atomic-free increments under a lock
+            let lock = NSLock()
+            var value = 0
+            func increment() { lock.lock(); value += 1; lock.unlock() }
+        }
+        let counter = Counter()
+        for _ in 0..<200 {
+            let disposable = Disposables.create(with: { counter.increment() })
+            let box = UncheckedBox(disposable)
+            DispatchQueue.concurrentPerform(iterations: 4) { _ in box.value.dispose() }
+        }
+        XCTAssertEqual(counter.value, 200)
+    }
+}
+
+/// Hands a value to `concurrentPerform`; the tests use it only with thread-safe types.
+struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

@@ -1,0 +1,152 @@
+import Rx
+import RxTest
+import XCTest
+
+final class ObservableCombineLatestTests: RxTestCase {
+    func testCombineLatestTwoWaitsForBothThenCombinesLatest() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let e0 = scheduler.createHotObservable([
+            .next(150, 1),
+            .next(215, 2),
+            .next(225, 4),
+            .completed(230),
+        ])
+        let e1 = scheduler.createHotObservable([
+            .next(150, 1),
+            .next(220, 3),
+            .next(240, 5),
+            .completed(250),
+        ])
+        let res = scheduler.start { Observable.combineLatest(e0, e1) { $0 * 10 + $1 } }
+        XCTAssertEqual(res.events, [
+            .next(220, 23),
+            .next(225, 43),
+            .next(240, 45),
+            .completed(250),
+        ])
+        XCTAssertEqual(e0.subscriptions, [Subscription(200, 230)])
+        XCTAssertEqual(e1.subscriptions, [Subscription(200, 250)])
+    }
+
+    func testCombineLatestTupleForm() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let e0 = scheduler.createHotObservable([.next(210, 1), .next(230, 2)])
+        let e1 = scheduler.createHotObservable([.next(220, "a"), .next(240, "b")])
+        let res = scheduler.start { Observable.combineLatest(e0, e1).map { "\($0.0)\($0.1)" } }
+        XCTAssertEqual(res.events, [.next(220, "1a"), .next(230, "2a"), .next(240, "2b")])
+    }
+
+    func testCombineLatestErrorFromEitherEndsAndDisposesBoth() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let e0 = scheduler.createHotObservable([.next(210, 1), .error(230, testError)])
+        let e1 = scheduler.createHotObservable([.next(220, 2), .next(240, 3)])
+        let res = scheduler.start { Observable.combineLatest(e0, e1) { $0 + $1 } }
+        XCTAssertEqual(res.events, [.next(220, 3), .error(230, testError)])
+        XCTAssertEqual(e0.subscriptions, [Subscription(200, 230)])
+        XCTAssertEqual(e1.subscriptions, [Subscription(200, 230)])
+    }
+
+    func testCombineLatestSourceEmptyThenOtherElementCompletes() {
+        // As in RxSwift: a source that completes with no element ends the sequence when
+        // another source next sends an element.
+        let scheduler = TestScheduler(initialClock: 0)
+        let e0 = scheduler.createHotObservable([Recorded<Event<Int>>.completed(210)])
+        let e1 = scheduler.createHotObservable([.next(220, 2), .next(230, 3)])
+        let res = scheduler.start { Observable.combineLatest(e0, e1) { $0 + $1 } }
+        XCTAssertEqual(res.events, [.completed(220)])
+        XCTAssertEqual(e1.subscriptions, [Subscription(200, 220)])
+    }
+
+    func testCombineLatestSelectorErrorEnds() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let e0 = scheduler.createHotObservable([.next(210, 1), .next(230, 2)])
+        let e1 = scheduler.createHotObservable([.next(220, 1)])
+        let res = scheduler.start {
+            Observable.combineLatest(e0, e1) { a, b -> Int in
+                if a == 2 { throw testError }
+                return a + b
+            }
+        }
+        XCTAssertEqual(res.events, [.next(220, 2), .error(230, testError)])
+        XCTAssertEqual(e0.subscriptions, [Subscription(200, 230)])
+    }
+
+    func testCombineLatestDisposedMidStream() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let e0 = scheduler.createHotObservable([.next(210, 1), .next(300, 2)])
+        let e1 = scheduler.createHotObservable([.next(220, 1), .next(310, 2)])
+        let res = scheduler.start(disposed: 250) { Observable.combineLatest(e0, e1) { $0 + $1 } }
+        XCTAssertEqual(res.events, [.next(220, 2)])
+        XCTAssertEqual(e0.subscriptions, [Subscription(200, 250)])
+        XCTAssertEqual(e1.subscriptions, [Subscription(200, 250)])
+    }
+
+    func testCombineLatestThreeSources() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let a = scheduler.createHotObservable([.next(210, 1), .completed(400)])
+        let b = scheduler.createHotObservable([.next(220, 10), .next(260, 20), .completed(410)])
+        let c = scheduler.createHotObservable([.next(230, 100), .completed(420)])
+        let res = scheduler.start { Observable.combineLatest(a, b, c) { $0 + $1 + $2 } }
+        XCTAssertEqual(res.events, [.next(230, 111), .next(260, 121), .completed(420)])
+    }
+
+    func testCombineLatestEightSourcesEveryArityCompiles() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let sources = (1...8).map { index in
+            scheduler.createHotObservable([.next(200 + index * 10, index), .completed(500)])
+        }
+        let res = scheduler.start {
+            Observable.combineLatest(sources[0], sources[1], sources[2], sources[3], sources[4], sources[5], sources[6], sources[7]) {
+                $0 + $1 + $2 + $3 + $4 + $5 + $6 + $7
+            }
+        }
+        XCTAssertEqual(res.events, [.next(280, 36), .completed(500)])
+
+        // Every arity, tuple and selector forms, over `just` sources.
+        let j = Observable.just(1)
+        var sums: [Int] = []
+        _ = Observable.combineLatest(j, j).subscribe(onNext: { sums.append($0.0 + $0.1) })
+        _ = Observable.combineLatest(j, j, j).subscribe(onNext: { sums.append($0.0 + $0.1 + $0.2) })
+        _ = Observable.combineLatest(j, j, j, j).subscribe(onNext: { sums.append($0.0 + $0.1 + $0.2 + $0.3) })
+        _ = Observable.combineLatest(j, j, j, j, j) { $0 + $1 + $2 + $3 + $4 }.subscribe(onNext: { sums.append($0) })
+        _ = Observable.combineLatest(j, j, j, j, j, j) { $0 + $1 + $2 + $3 + $4 + $5 }.subscribe(onNext: { sums.append($0) })
+        _ = Observable.combineLatest(j, j, j, j, j, j, j).subscribe(onNext: { sums.append($0.0 + $0.6) })
+        _ = Observable.combineLatest(j, j, j, j, j, j, j, j).subscribe(onNext: { sums.append($0.0 + $0.7) })
+        XCTAssertEqual(sums, [2, 3, 4, 5, 6, 2, 2])
+    }
+
+    func testCombineLatestCollection() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let a = scheduler.createHotObservable([.next(210, 1), .next(240, 4), .completed(300)])
+        let b = scheduler.createHotObservable([.next(220, 2), .completed(310)])
+        let c = scheduler.createHotObservable([.next(230, 3), .completed(320)])
+        let res = scheduler.start { Observable.combineLatest([a, b, c]).map { $0.map(String.init).joined() } }
+        XCTAssertEqual(res.events, [.next(230, "123"), .next(240, "423"), .completed(320)])
+
+        let summed = scheduler.createObserver(Int.self)
+        _ = Observable.combineLatest([Observable.just(1), Observable.just(2)]) { $0.reduce(0, +) }.subscribe(summed)
+        XCTAssertEqual(summed.events, [.next(1000, 3), .completed(1000)], "recorded at the clock after start()")
+    }
+
+    func testCombineLatestEmptyCollectionSendsEmptyResultAndCompletes() {
+        var events: [Event<[Int]>] = []
+        _ = Observable.combineLatest([Observable<Int>]()).subscribe { events.append($0) }
+        XCTAssertEqual(events, [.next([]), .completed])
+    }
+
+    func testCombineLatestReentrantSourceUpdateFromObserver() {
+        // The observer feeds one source again while handling an element: the recursive lock
+        // lets it through and the result reflects the new value.
+        let a = PublishSubject<Int>()
+        let b = PublishSubject<Int>()
+        var results: [Int] = []
+        let subscription = Observable.combineLatest(a, b) { $0 + $1 }.subscribe(onNext: { value in
+            results.append(value)
+            if value == 11 { a.onNext(2) }
+        })
+        a.onNext(1)
+        b.onNext(10)
+        XCTAssertEqual(results, [11, 12])
+        subscription.dispose()
+    }
+}

@@ -1,0 +1,56 @@
+import Rx
+import RxBlocking
+import RxTest
+import XCTest
+
+final class ObservableDelayTests: RxTestCase {
+    func testDelayShiftsElementsAndCompletion() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createHotObservable([
+            .next(150, 1),
+            .next(250, 2),
+            .next(350, 3),
+            .next(450, 4),
+            .completed(550),
+        ])
+        let res = scheduler.start { xs.delay(.seconds(100), scheduler: scheduler) }
+        XCTAssertEqual(res.events, [
+            .next(350, 2),
+            .next(450, 3),
+            .next(550, 4),
+            .completed(650),
+        ])
+        XCTAssertEqual(xs.subscriptions, [Subscription(200, 550)])
+    }
+
+    func testDelayKeepsOrderOfCloseElements() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createHotObservable([.next(210, 1), .next(211, 2), .next(215, 3), .completed(216)])
+        let res = scheduler.start { xs.delay(.seconds(10), scheduler: scheduler) }
+        XCTAssertEqual(res.events, [.next(220, 1), .next(221, 2), .next(225, 3), .completed(226)])
+    }
+
+    func testDelayDoesNotDelayErrors() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createHotObservable([.next(210, 1), .next(250, 2), .error(260, testError)])
+        let res = scheduler.start { xs.delay(.seconds(30), scheduler: scheduler) }
+        XCTAssertEqual(res.events, [.next(240, 1), .error(260, testError)])
+        XCTAssertEqual(xs.subscriptions, [Subscription(200, 260)])
+    }
+
+    func testDelayDisposedDropsPendingElements() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createHotObservable([.next(210, 1), .next(240, 2)])
+        let res = scheduler.start(disposed: 260) { xs.delay(.seconds(30), scheduler: scheduler) }
+        XCTAssertEqual(res.events, [.next(240, 1)])
+        XCTAssertEqual(xs.subscriptions, [Subscription(200, 260)])
+    }
+
+    func testDelayOnDispatchQueueDeliversLater() throws {
+        let scheduler = SerialDispatchQueueScheduler(internalSerialQueueName: "delay-test")
+        let start = Date()
+        let values = try Observable.of(1, 2, 3).delay(.milliseconds(50), scheduler: scheduler).toBlocking(timeout: 5).toArray()
+        XCTAssertEqual(values, [1, 2, 3])
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(start), 0.045)
+    }
+}

@@ -1,0 +1,228 @@
+import Foundation
+import Rx
+import RxTest
+import XCTest
+
+final class SubjectTests: RxTestCase {
+    func testPublishSubjectSendsOnlyEventsAfterSubscription() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let subject = PublishSubject<Int>()
+        let early = scheduler.createObserver(Int.self)
+        let late = scheduler.createObserver(Int.self)
+        var earlySubscription: Disposable?
+        var lateSubscription: Disposable?
+        scheduler.scheduleAt(100) { earlySubscription = subject.subscribe(early) }
+        scheduler.scheduleAt(110) { subject.onNext(1) }
+        scheduler.scheduleAt(200) { lateSubscription = subject.subscribe(late) }
+        scheduler.scheduleAt(210) { subject.onNext(2) }
+        scheduler.scheduleAt(300) { earlySubscription?.dispose() }
+        scheduler.scheduleAt(310) { subject.onNext(3) }
+        scheduler.scheduleAt(400) { subject.onCompleted() }
+        scheduler.scheduleAt(410) { subject.onNext(4) }
+        scheduler.start()
+        XCTAssertEqual(early.events, [.next(110, 1), .next(210, 2)])
+        XCTAssertEqual(late.events, [.next(210, 2), .next(310, 3), .completed(400)])
+        XCTAssertFalse(subject.hasObservers)
+        lateSubscription?.dispose()
+    }
+
+    func testPublishSubjectAfterTerminationReplaysTerminalEvent() {
+        let subject = PublishSubject<Int>()
+        subject.onError(testError)
+        subject.onCompleted()
+        var events: [Event<Int>] = []
+        _ = subject.subscribe { events.append($0) }
+        XCTAssertEqual(events, [.error(testError)])
+    }
+
+    func testPublishSubjectDisposedRejectsSubscribers() {
+        let subject = PublishSubject<Int>()
+        var first: [Event<Int>] = []
+        _ = subject.subscribe { first.append($0) }
+        subject.dispose()
+        XCTAssertTrue(subject.isDisposed)
+        subject.onNext(1)
+        var errors = 0
+        _ = subject.subscribe(onError: { error in
+            if case RxError.disposed = error { errors += 1 }
+        })
+        XCTAssertEqual(first, [])
+        XCTAssertEqual(errors, 1)
+    }
+
+    func testPublishSubjectCountsObserversInResources() {
+        let before = Resources.total
+        let subject = PublishSubject<Int>()
+        let subscription1 = subject.subscribe { _ in }
+        let subscription2 = subject.subscribe { _ in }
+        let during = Resources.total
+        subscription1.dispose()
+        subscription1.dispose()
+        subscription2.dispose()
+        XCTAssertGreaterThan(during, before + 2)
+        XCTAssertFalse(subject.hasObservers)
+    }
+
+    func testPublishSubjectReentrantSendIsDeliveredAndReported() {
+        let subject = PublishSubject<Int>()
+        var received: [Int] = []
+        let anomalies = AnomalyRecorder()
+        let previous = Hooks.synchronizationAnomalyHandler
+        Hooks.synchronizationAnomalyHandler = { anomalies.record($0) }
+        defer { Hooks.synchronizationAnomalyHandler = previous }
+        let subscription = subject.subscribe(onNext: { value in
+            received.append(value)
+            if value == 1 { subject.onNext(2) }
+        })
+        subject.onNext(1)
+        subscription.dispose()
+        XCTAssertEqual(received, [1, 2])
+        #if DEBUG
+        XCTAssertEqual(anomalies.recorded, [.reentrancy])
+        #endif
+    }
+
+    func testBehaviorSubjectSendsCurrentValueThenUpdates() throws {
+        let scheduler = TestScheduler(initialClock: 0)
+        let subject = BehaviorSubject(value: 0)
+        let observer = scheduler.createObserver(Int.self)
+        scheduler.scheduleAt(100) { subject.onNext(1) }
+        scheduler.scheduleAt(200) { _ = subject.subscribe(observer) }
+        scheduler.scheduleAt(300) { subject.onNext(2) }
+        scheduler.scheduleAt(400) { subject.onCompleted() }
+        scheduler.start()
+        XCTAssertEqual(observer.events, [.next(200, 1), .next(300, 2), .completed(400)])
+        XCTAssertEqual(try subject.value(), 2)
+    }
+
+    func testBehaviorSubjectValueThrowsAfterErrorAndDispose() {
+        let failed = BehaviorSubject(value: 1)
+        failed.onError(testError)
+        XCTAssertThrowsError(try failed.value()) { XCTAssertEqual($0 as? TestError, testError) }
+        var events: [Event<Int>] = []
+        _ = failed.subscribe { events.append($0) }
+        XCTAssertEqual(events, [.error(testError)])
+
+        let disposed = BehaviorSubject(value: 1)
+        disposed.dispose()
+        XCTAssertThrowsError(try disposed.value())
+    }
+
+    func testBehaviorSubjectObserverMayReenterDuringInitialValue() {
+        let subject = BehaviorSubject(value: 1)
+        var received: [Int] = []
+        let subscription = subject.subscribe(onNext: { value in
+            received.append(value)
+            if value == 1 { subject.onNext(2) }
+        })
+        XCTAssertEqual(received, [1, 2])
+        subscription.dispose()
+    }
+
+    func testReplaySubjectBoundedReplaysLastElements() {
+        let subject = ReplaySubject<Int>.create(bufferSize: 2)
+        subject.onNext(1)
+        subject.onNext(2)
+        subject.onNext(3)
+        var events: [Event<Int>] = []
+        let subscription = subject.subscribe { events.append($0) }
+        subject.onNext(4)
+        subject.onCompleted()
+        XCTAssertEqual(events, [.next(2), .next(3), .next(4), .completed])
+        var late: [Event<Int>] = []
+        _ = subject.subscribe { late.append($0) }
+        XCTAssertEqual(late, [.next(3), .next(4), .completed])
+        subscription.dispose()
+    }
+
+    func testReplaySubjectUnboundedReplaysEverythingAndError() {
+        let subject = ReplaySubject<Int>.createUnbound()
+        for value in 1...100 { subject.onNext(value) }
+        subject.onError(testError)
+        var values: [Int] = []
+        var error: Error?
+        _ = subject.subscribe(onNext: { values.append($0) }, onError: { error = $0 })
+        XCTAssertEqual(values, Array(1...100))
+        XCTAssertEqual(error as? TestError, testError)
+    }
+
+    func testReplaySubjectBoundedKeepsOnlyBufferAfterManyElements() {
+        let subject = ReplaySubject<Int>.create(bufferSize: 3)
+        for value in 1...1000 { subject.onNext(value) }
+        var values: [Int] = []
+        let subscription = subject.subscribe(onNext: { values.append($0) })
+        XCTAssertEqual(values, [998, 999, 1000])
+        subscription.dispose()
+    }
+
+    func testReplaySubjectOnTestScheduler() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let subject = ReplaySubject<Int>.create(bufferSize: 1)
+        let observer = scheduler.createObserver(Int.self)
+        scheduler.scheduleAt(100) { subject.onNext(1) }
+        scheduler.scheduleAt(150) { subject.onNext(2) }
+        scheduler.scheduleAt(200) { _ = subject.subscribe(observer) }
+        scheduler.scheduleAt(300) { subject.onNext(3) }
+        scheduler.scheduleAt(400) { subject.onCompleted() }
+        scheduler.start()
+        XCTAssertEqual(observer.events, [.next(200, 2), .next(300, 3), .completed(400)])
+    }
+
+    func testAsyncSubjectSendsLastElementOnCompletion() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let subject = AsyncSubject<Int>()
+        let observer = scheduler.createObserver(Int.self)
+        scheduler.scheduleAt(100) { _ = subject.subscribe(observer) }
+        scheduler.scheduleAt(200) { subject.onNext(1) }
+        scheduler.scheduleAt(300) { subject.onNext(2) }
+        scheduler.scheduleAt(400) { subject.onCompleted() }
+        scheduler.start()
+        XCTAssertEqual(observer.events, [.next(400, 2), .completed(400)])
+
+        var late: [Event<Int>] = []
+        _ = subject.subscribe { late.append($0) }
+        XCTAssertEqual(late, [.next(2), .completed])
+    }
+
+    func testAsyncSubjectErrorDropsElement() {
+        let subject = AsyncSubject<Int>()
+        var events: [Event<Int>] = []
+        _ = subject.subscribe { events.append($0) }
+        subject.onNext(1)
+        subject.onError(testError)
+        XCTAssertEqual(events, [.error(testError)])
+        var emptyEvents: [Event<Int>] = []
+        let empty = AsyncSubject<Int>()
+        empty.onCompleted()
+        _ = empty.subscribe { emptyEvents.append($0) }
+        XCTAssertEqual(emptyEvents, [.completed])
+    }
+
+    func testSubjectsAsObserversAndObservables() {
+        let subject = PublishSubject<Int>()
+        var values: [Int] = []
+        let subscription = subject.asObservable().subscribe(onNext: { values.append($0) })
+        let observer: AnyObserver<Int> = subject.asObserver().asObserver()
+        observer.onNext(7)
+        XCTAssertEqual(values, [7])
+        subscription.dispose()
+    }
+}
+
+/// Collects synchronization anomalies reported to `Hooks` (from any thread).
+final class AnomalyRecorder: @unchecked Sendable { // `lock` guards `anomalies`
+    private let lock = NSLock()
+    private var anomalies: [SynchronizationAnomaly] = []
+
+    func record(_ anomaly: SynchronizationAnomaly) {
+        lock.lock()
+        anomalies.append(anomaly)
+        lock.unlock()
+    }
+
+    var recorded: [SynchronizationAnomaly] {
+        lock.lock()
+        defer { lock.unlock() }
+        return anomalies
+    }
+}

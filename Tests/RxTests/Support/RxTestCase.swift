@@ -1,0 +1,36 @@
+import Foundation
+import Rx
+import XCTest
+
+/// Base class of the Rx tests: each test must leave `Resources.total` where it found it.
+///
+/// `tearDown` waits up to two seconds for work queued on dispatch queues to finish and
+/// release its resources before it checks.
+class RxTestCase: XCTestCase {
+    private var resourcesAtStart = 0
+
+    override func setUp() {
+        super.setUp()
+        resourcesAtStart = Resources.total
+    }
+
+    override func tearDown() {
+        let deadline = Date().addingTimeInterval(2)
+        while Resources.total != resourcesAtStart && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.001)
+        }
+        XCTAssertEqual(Resources.total, resourcesAtStart, "Rx resources leaked by \(name)")
+        super.tearDown()
+    }
+}
+
+/// An error for tests, compared by its code.
+struct TestError: Error, Equatable, CustomStringConvertible {
+    let code: Int
+    init(_ code: Int = 1) { self.code = code }
+    var description: String { "TestError(\(code))" }
+}
+
+let testError = TestError(1)
+let testError1 = TestError(11)
+let testError2 = TestError(12)

@@ -1,0 +1,96 @@
+import Rx
+import RxBlocking
+import RxTest
+import XCTest
+
+final class TestKitTests: RxTestCase {
+    func testHotObservableRecordsEverySubscription() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createHotObservable([.next(100, 1), .next(300, 2)])
+        var first: Disposable?
+        var second: Disposable?
+        scheduler.scheduleAt(50) { first = xs.subscribe { _ in } }
+        scheduler.scheduleAt(200) { first?.dispose() }
+        scheduler.scheduleAt(250) { second = xs.subscribe { _ in } }
+        scheduler.start()
+        XCTAssertEqual(xs.subscriptions, [Subscription(50, 200), Subscription(250)])
+        // A subscription to an endless sequence lives (and is counted) until disposed.
+        second?.dispose()
+    }
+
+    func testColdObservableStartsPerSubscription() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createColdObservable([.next(10, "a"), .completed(20)])
+        let first = scheduler.createObserver(String.self)
+        let second = scheduler.createObserver(String.self)
+        scheduler.scheduleAt(100) { _ = xs.subscribe(first) }
+        scheduler.scheduleAt(200) { _ = xs.subscribe(second) }
+        scheduler.start()
+        XCTAssertEqual(first.events, [.next(110, "a"), .completed(120)])
+        XCTAssertEqual(second.events, [.next(210, "a"), .completed(220)])
+    }
+
+    func testStartUsesDefaultTimes() {
+        let scheduler = TestScheduler(initialClock: 0)
+        var createdAt: Int?
+        let xs = scheduler.createHotObservable([.next(150, 0), .next(250, 1), .next(1050, 2)])
+        let res = scheduler.start { () -> Observable<Int> in
+            createdAt = scheduler.clock
+            return xs.asObservable()
+        }
+        XCTAssertEqual(createdAt, 100)
+        XCTAssertEqual(res.events, [.next(250, 1)])
+        XCTAssertEqual(xs.subscriptions, [Subscription(200, 1000)])
+    }
+
+    func testRecordedEquality() {
+        XCTAssertEqual(Recorded.next(10, 1), Recorded(time: 10, value: Event.next(1)))
+        XCTAssertNotEqual(Recorded.next(10, 1), Recorded.next(11, 1))
+        XCTAssertNotEqual(Recorded<Event<Int>>.error(10, testError1), .error(10, testError2))
+        XCTAssertEqual(Recorded<Event<Int>>.events(.next(1, 1), .completed(2)), [.next(1, 1), .completed(2)])
+        XCTAssertEqual(Subscription(1), Subscription(1, Int.max))
+    }
+
+    func testBlockingOperators() throws {
+        XCTAssertEqual(try Observable.of(1, 2, 3).toBlocking().toArray(), [1, 2, 3])
+        XCTAssertEqual(try Observable.of(1, 2, 3).toBlocking().first(), 1)
+        XCTAssertEqual(try Observable.of(1, 2, 3).toBlocking().last(), 3)
+        XCTAssertEqual(try Observable.just(5).toBlocking().single(), 5)
+        XCTAssertEqual(try Observable.of(1, 2, 3).toBlocking().single { $0 == 2 }, 2)
+        XCTAssertThrowsError(try Observable.of(1, 2).toBlocking().single())
+        XCTAssertThrowsError(try Observable<Int>.empty().toBlocking().single())
+        XCTAssertNil(try Observable<Int>.empty().toBlocking().first())
+        XCTAssertThrowsError(try Observable<Int>.error(testError).toBlocking().toArray()) {
+            XCTAssertEqual($0 as? TestError, testError)
+        }
+        switch Observable<Int>.create({ observer in
+            observer.onNext(1)
+            observer.onError(testError)
+            return Disposables.create()
+        }).toBlocking().materialize() {
+        case .failed(let elements, let error):
+            XCTAssertEqual(elements, [1])
+            XCTAssertEqual(error as? TestError, testError)
+        case .completed:
+            XCTFail("expected failure")
+        }
+    }
+
+    func testBlockingTimeout() {
+        XCTAssertThrowsError(try Observable<Int>.never().toBlocking(timeout: 0.05).first()) { error in
+            guard case RxError.timeout = error else { return XCTFail("expected timeout, got \(error)") }
+        }
+    }
+
+    func testBlockingFirstOfEndlessSequenceFromAnotherThread() throws {
+        let scheduler = SerialDispatchQueueScheduler(internalSerialQueueName: "blocking-first")
+        let source = Observable<Int>.create { observer in
+            let work = scheduler.schedulePeriodic(0, startAfter: .milliseconds(1), period: .milliseconds(1)) { state in
+                observer.onNext(state)
+                return state + 1
+            }
+            return work
+        }
+        XCTAssertEqual(try source.toBlocking(timeout: 5).first(), 0)
+    }
+}
