@@ -1,3 +1,4 @@
+import Dispatch
 import Rx
 
 /// Answers one login attempt: `true` for success, `false` for failure, as one element.

@@ -126,14 +126,20 @@ final class LoginViewModelTests: XCTestCase {
 
     func testResourcesReturnToStartAfterDisposalMidLogin() {
         let start = Resources.total
+        var whilePending = 0
+        var afterDisposal = 0
         do {
             let scheduler = makeScheduler()
+            scheduler.scheduleAt(500) { whilePending = Resources.total }
+            scheduler.scheduleAt(1001) { afterDisposal = Resources.total }
             let scenario = run(
                 scheduler, username: [.next(100, "u")], password: [.next(100, "p")], taps: [.next(300, ())],
                 disposeAt: 1000)
             XCTAssertEqual(scenario.isLoginButtonEnabled.events, [.next(100, true)])
-            XCTAssertGreaterThan(Resources.total, start)
+            XCTAssertEqual(scenario.loginResult.events, [])
         }
+        // The pending delay holds a scheduled item and sinks; disposal frees them at once.
+        XCTAssertGreaterThan(whilePending, afterDisposal)
         XCTAssertEqual(Resources.total, start)
     }
 }

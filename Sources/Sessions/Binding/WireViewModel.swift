@@ -4,7 +4,7 @@ import ViewModels
 /// A view model as exposed on the wire: a name, its inputs (declared once, in the
 /// input closure) and its outputs. One `WireViewModel` serves every session of its
 /// endpoint, `/ws/<name>`.
-public struct WireViewModel: Sendable {
+public struct WireViewModel {
     /// The view model's name: the endpoint `/ws/<name>` and `ready.viewModel`.
     public let name: String
     /// The inputs, for decoding client messages and for the `ready` message.
@@ -14,7 +14,7 @@ public struct WireViewModel: Sendable {
     /// Each input's tap limit, by input index.
     let tapLimits: [RateLimit?]
     /// Builds one session's graph.
-    let build: @Sendable (_ send: @escaping (String) -> Void, _ fail: @escaping (Error) -> Void) -> SessionGraph
+    let build: (_ send: @escaping (String) -> Void, _ fail: @escaping (Error) -> Void) -> SessionGraph
 
     /// Declares a view model on the wire.
     /// - Parameters:
@@ -25,8 +25,8 @@ public struct WireViewModel: Sendable {
     ///   - outputs: the outputs, in the order `ready` lists them.
     public init<ViewModel: ViewModelType>(
         name: String,
-        viewModel: @escaping @Sendable () -> ViewModel,
-        input: @escaping @Sendable (WireInputs) -> ViewModel.Input,
+        viewModel: @escaping () -> ViewModel,
+        input: @escaping (WireInputs) -> ViewModel.Input,
         outputs: [WireOutput<ViewModel.Output>]
     ) {
         let declaring = WireInputs()
