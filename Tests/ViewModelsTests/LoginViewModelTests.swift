@@ -1,7 +1,7 @@
 import Rx
 import RxTest
 import XCTest
-@testable import ViewModels
+import ViewModels
 
 /// Marble tests on virtual time: one tick is one millisecond, so the seed's two-second
 /// login delay is 2000 ticks.

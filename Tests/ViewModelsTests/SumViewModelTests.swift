@@ -1,7 +1,7 @@
 import Rx
 import RxTest
 import XCTest
-@testable import ViewModels
+import ViewModels
 
 final class SumViewModelTests: XCTestCase {
     private func sums(

@@ -60,8 +60,6 @@ private enum Byte {
     static let lowerE: UInt8 = 0x65
     static let upperE: UInt8 = 0x45
     static let lowerU: UInt8 = 0x75
-    static let inputKey: [UInt8] = Array("input".utf8)
-    static let valueKey: [UInt8] = Array("value".utf8)
 }
 
 /// A JSON string as scanned: either a range of the message's bytes (no escapes, the
@@ -142,14 +140,19 @@ private struct JSONScanner {
     private func classify(_ key: ScannedString) -> MessageKey {
         switch key {
         case .raw(let range):
-            let slice = UnsafeBufferPointer(rebasing: bytes[range])
-            if slice.elementsEqual(Byte.inputKey) { return .input }
-            if slice.elementsEqual(Byte.valueKey) { return .value }
-            return .other
+            return Self.classify(UnsafeBufferPointer(rebasing: bytes[range]))
         case .decoded(let decoded):
-            if decoded == Byte.inputKey { return .input }
-            if decoded == Byte.valueKey { return .value }
-            return .other
+            return decoded.withUnsafeBufferPointer(Self.classify)
+        }
+    }
+
+    /// "input" or "value" (both five ASCII letters), compared byte by byte.
+    private static func classify(_ key: UnsafeBufferPointer<UInt8>) -> MessageKey {
+        guard key.count == 5 else { return .other }
+        switch (key[0], key[1], key[2], key[3], key[4]) {
+        case (0x69, 0x6E, 0x70, 0x75, 0x74): return .input  // i n p u t
+        case (0x76, 0x61, 0x6C, 0x75, 0x65): return .value  // v a l u e
+        default: return .other
         }
     }
 

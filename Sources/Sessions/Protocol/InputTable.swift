@@ -33,6 +33,15 @@ public struct InputTable: Sendable {
         namesForPeople = inputs.map(\.name).joined(separator: ", ")
     }
 
+    /// The index of the input named `name`: a linear scan for the usual handful of
+    /// inputs (comparing small strings is cheaper than hashing them), a dictionary beyond.
+    private func index(of name: String) -> Int? {
+        if inputs.count <= 8 {
+            return inputs.firstIndex { $0.name == name }
+        }
+        return indexByName[name]
+    }
+
     /// Parses `text` and checks it against the inputs.
     public func decode(_ text: String) -> Result<Event, ProtocolError> {
         ClientMessageReader.read(text).flatMap(resolve)
@@ -41,7 +50,7 @@ public struct InputTable: Sendable {
     /// Checks a parsed message against the inputs: the name must be declared; a text
     /// input needs a string value; a tap must have no value at all (not even `null`).
     public func resolve(_ message: ClientMessage) -> Result<Event, ProtocolError> {
-        guard let index = indexByName[message.input] else {
+        guard let index = index(of: message.input) else {
             return .failure(ProtocolError(
                 .unknownInput, "no input named \(quotedPrefix(message.input)); the inputs are \(namesForPeople)"))
         }
