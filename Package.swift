@@ -47,7 +47,7 @@ let package = Package(
         ]),
         .executableTarget(name: "autobahn-echo", dependencies: ["HTTPServer", "EventLoop"]),
         .executableTarget(name: "rx-bench", dependencies: ["Rx", "RxRelay"]),
-        .executableTarget(name: "ws-bench", dependencies: ["CLibUV"]),
+        .executableTarget(name: "ws-bench", dependencies: ["CLibUV", "WebSocket"]),
 
         // Tests mirror the sources.
         .testTarget(name: "RxTests", dependencies: ["Rx", "RxRelay", "RxTest", "RxBlocking"]),

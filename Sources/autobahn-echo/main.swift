@@ -1,1 +1,70 @@
-print("not yet built")
+// autobahn-echo: a test-only WebSocket echo server for the Autobahn TestSuite.
+// Upgrades a request on any path and sends every message back unchanged.
+//
+//   autobahn-echo --port <n> [--host 127.0.0.1]
+import EventLoop
+import HTTPServer
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Echoes text as text and binary as binary, without copying through a String.
+final class EchoHandler: WebSocketHandler {
+    func webSocketDidOpen(_ connection: WebSocketConnection) {}
+    func webSocket(_ connection: WebSocketConnection, didReceiveText text: String) { connection.send(text: text) }
+    func webSocket(_ connection: WebSocketConnection, didReceiveTextBytes bytes: UnsafeRawBufferPointer) {
+        connection.send(textBytes: bytes)
+    }
+    func webSocket(_ connection: WebSocketConnection, didReceiveBinary bytes: UnsafeRawBufferPointer) {
+        connection.send(binary: bytes)
+    }
+    func webSocketDidClose(_ connection: WebSocketConnection) {}
+}
+
+/// Writes a line straight to a file descriptor (unbuffered, so logs show up when piped).
+func writeLine(_ text: String, to fd: Int32 = 1) {
+    let line = text + "\n"
+    _ = line.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
+}
+
+func usage() -> Never {
+    writeLine("usage: autobahn-echo --port <n> [--host <address>]", to: 2)
+    exit(2)
+}
+
+var host = "127.0.0.1"
+var port: Int?
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--port": port = arguments.popFirst().flatMap { Int($0) }
+    case "--host":
+        guard let value = arguments.popFirst() else { usage() }
+        host = value
+    case "-h", "--help": usage()
+    default: usage()
+    }
+}
+guard let port, (0...65535).contains(port) else { usage() }
+
+do {
+    let loop = try EventLoop()
+    // Autobahn's 9.x cases send messages of up to 16 MiB; no heartbeat so no stray pings.
+    let configuration = HTTPServerConfiguration(
+        host: host, port: port, publicDirectory: nil, maxMessageSize: 32 << 20, pingInterval: nil,
+        allowedOrigins: ["*"], acceptsBinaryMessages: true, maxUnsentBytes: 128 << 20)
+    let server = HTTPServer(configuration: configuration, loop: loop)
+    server.setWebSocketFallback { EchoHandler() }
+    try server.start()
+    for signal in [SIGINT, SIGTERM] {
+        try loop.onSignal(signal) {
+            server.shutdown { loop.stop() }
+        }
+    }
+    writeLine("autobahn-echo listening on \(host):\(server.localPort)")
+    loop.run()
+    writeLine("autobahn-echo stopped")
+} catch {
+    writeLine("autobahn-echo: \(error)", to: 2)
+    exit(1)
+}

@@ -1,0 +1,136 @@
+import CLibUV
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One libuv loop, driven by one thread.
+///
+/// Every handle of a loop is created and used on the loop's thread (the thread that created
+/// the loop until `run()` is called, then the thread inside `run()`). Other threads hand work
+/// to the loop with `execute(_:)`, which wakes it through `uv_async`.
+// @unchecked Sendable: mutable state is touched only on the loop thread; cross-thread entry
+// points (`execute`, `inEventLoop`) use a Mutex and an Atomic.
+public final class EventLoop: @unchecked Sendable {
+    let uvLoop: UnsafeMutablePointer<uv_loop_t>
+    private let ownerThread: Atomic<UInt>
+    private var wakeUp: WakeUpHandle!
+    private var stopping = false
+    private var openHandles = 0
+    /// The shared read buffer: libuv fills it right before each read callback, which
+    /// consumes it synchronously, so one buffer serves every connection of the loop.
+    let readBuffer: UnsafeMutableRawBufferPointer
+    /// Free output chunks for the connections' write queues.
+    let chunkPool = OutputChunkPool()
+
+    /// Size of the loop's shared read buffer.
+    public static let readBufferSize = 64 * 1024
+
+    /// Creates and initializes the loop on the calling thread.
+    public init() throws {
+        uvLoop = .allocate(capacity: 1)
+        let status = uv_loop_init(uvLoop)
+        if status < 0 {
+            uvLoop.deallocate()
+            throw EventLoopError(status, "uv_loop_init")
+        }
+        ownerThread = Atomic(UInt(pthread_self()))
+        readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
+        wakeUp = try WakeUpHandle(loop: self)
+    }
+
+    deinit {
+        // A loop dropped without stop() + run() still has open handles pointing at it:
+        // its memory is then left to them rather than freed under them.
+        if uv_loop_close(uvLoop) == 0 { uvLoop.deallocate() }
+        readBuffer.deallocate()
+    }
+
+    /// True on the loop's thread.
+    public var inEventLoop: Bool { ownerThread.load(ordering: .relaxed) == UInt(pthread_self()) }
+
+    /// Number of this loop's open handles (the wake-up handle included until `stop()`).
+    public var handleCount: Int { openHandles }
+
+    func handleOpened() { openHandles += 1 }
+    func handleClosed() { openHandles -= 1 }
+
+    /// Runs the loop on the calling thread until `stop()` was called and every handle closed.
+    public func run() {
+        ownerThread.store(UInt(pthread_self()), ordering: .relaxed)
+        let previous = pthread_getspecific(Self.currentKey)
+        pthread_setspecific(Self.currentKey, Unmanaged.passUnretained(self).toOpaque())
+        defer { pthread_setspecific(Self.currentKey, previous) }
+        uv_run(uvLoop, UV_RUN_DEFAULT)
+    }
+
+    private static let currentKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    /// The loop running on the calling thread (inside its `run()`), if any.
+    public static var current: EventLoop? {
+        guard let pointer = pthread_getspecific(currentKey) else { return nil }
+        return Unmanaged<EventLoop>.fromOpaque(pointer).takeUnretainedValue()
+    }
+
+    /// An Rx scheduler bound to this loop (install it with `MainScheduler.setHost(loop.scheduler)`).
+    public var scheduler: LoopScheduler { LoopScheduler(loop: self) }
+
+    /// Ends the loop: closes the wake-up handle and every handle still open, so `run()`
+    /// returns once their close callbacks ran. From another thread it is forwarded to the loop.
+    public func stop() {
+        guard inEventLoop else {
+            execute { [self] in stop() }
+            return
+        }
+        guard !stopping else { return }
+        stopping = true
+        wakeUp.drain()
+        closeAllHandles()
+    }
+
+    /// True once `stop()` ran.
+    public var isStopping: Bool { stopping }
+
+    private func closeAllHandles() {
+        var owners: [LoopHandle] = []
+        withUnsafeMutablePointer(to: &owners) { list in
+            uv_walk(uvLoop, { handle, context in
+                guard let handle, uv_is_closing(handle) == 0,
+                      let owner = LoopHandle.owner(of: UnsafeMutableRawPointer(handle)) else { return }
+                context!.assumingMemoryBound(to: [LoopHandle].self).pointee.append(owner)
+            }, list)
+        }
+        for owner in owners { owner.close() }
+    }
+
+    /// Runs `work` on the loop thread, in the order queued; callable from any thread,
+    /// including the loop's own (then it runs on a later turn). Work queued after `stop()`
+    /// is dropped.
+    public func execute(_ work: @escaping @Sendable () -> Void) {
+        wakeUp.enqueue(work)
+    }
+
+    /// Runs `body` once after `delay`, or every `repeating` after that; returns the timer so
+    /// the caller can `cancel()` it. Loop thread only.
+    @discardableResult
+    public func scheduleTimer(after delay: Duration, repeating: Duration? = nil,
+                              _ body: @escaping () -> Void) throws -> TimerHandle {
+        let timer = try TimerHandle(loop: self)
+        if repeating == nil { timer.closeAfterFiring() }
+        timer.start(after: delay, repeating: repeating, body)
+        return timer
+    }
+
+    /// Watches `signal` (e.g. SIGTERM); `body` runs on the loop thread. Loop thread only.
+    @discardableResult
+    public func onSignal(_ signal: Int32, _ body: @escaping () -> Void) throws -> SignalHandle {
+        try SignalHandle(loop: self, signal: signal, body)
+    }
+
+    /// Milliseconds of the loop's cached clock (`uv_now`).
+    public var nowMilliseconds: UInt64 { uv_now(uvLoop) }
+}

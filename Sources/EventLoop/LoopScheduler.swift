@@ -1,0 +1,121 @@
+import Foundation
+import Rx
+import Synchronization
+
+/// An Rx scheduler that runs work on an event loop: `schedule` through the loop's `uv_async`
+/// wake-up, `scheduleRelative` on a libuv timer. Callable from any thread; disposing scheduled
+/// work before it runs cancels it (and closes its timer).
+///
+/// A scheduler made with `followingCurrentLoop(fallback:)` keeps work on the loop of the
+/// calling thread and sends work from other threads to `fallback`: installed as
+/// `MainScheduler`'s host, it lets several loops (one per core) each keep their sessions'
+/// work at home.
+public struct LoopScheduler: SchedulerType, Sendable {
+    private let loop: EventLoop?
+    private let fallback: EventLoop
+
+    /// A scheduler bound to `loop`.
+    public init(loop: EventLoop) {
+        self.loop = loop
+        fallback = loop
+    }
+
+    private init(following fallback: EventLoop) {
+        loop = nil
+        self.fallback = fallback
+    }
+
+    /// A scheduler that uses the calling thread's loop when called on a loop thread, else `fallback`.
+    public static func followingCurrentLoop(fallback: EventLoop) -> LoopScheduler {
+        LoopScheduler(following: fallback)
+    }
+
+    /// The loop that work scheduled now from this thread goes to.
+    public var targetLoop: EventLoop { loop ?? EventLoop.current ?? fallback }
+
+    /// Wall-clock time, as RxSwift's schedulers report it.
+    public var now: RxTime { Date() }
+
+    public func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
+        let item = LoopScheduledAction(loop: targetLoop, state: state, action: action)
+        item.loop.execute { item.run() }
+        return item
+    }
+
+    public func scheduleRelative<StateType>(_ state: StateType, dueTime: RxTimeInterval,
+                                            action: @escaping (StateType) -> Disposable) -> Disposable {
+        if case .never = dueTime { return Disposables.create() }
+        let item = LoopScheduledAction(loop: targetLoop, state: state, action: action)
+        let delay = Duration.nanoseconds(max(0, dueTime.rxNanoseconds))
+        if item.loop.inEventLoop {
+            item.arm(after: delay)
+        } else {
+            item.loop.execute { item.arm(after: delay) }
+        }
+        return item
+    }
+}
+
+/// One piece of scheduled work: runs at most once, on its loop, unless disposed first.
+// @unchecked Sendable: `payload` and `timer` are touched only on the loop thread; the flags are
+// atomics and the inner disposable locks itself.
+private final class LoopScheduledAction<State>: Cancelable, @unchecked Sendable {
+    let loop: EventLoop
+    private var payload: (state: State, action: (State) -> Disposable)?
+    private var timer: TimerHandle?
+    private let disposed = Atomic<Bool>(false)
+    private let finished = Atomic<Bool>(false)
+    private let inner = SingleAssignmentDisposable()
+
+    init(loop: EventLoop, state: State, action: @escaping (State) -> Disposable) {
+        self.loop = loop
+        payload = (state, action)
+        Resources.incrementTotal()
+    }
+
+    var isDisposed: Bool { disposed.load(ordering: .acquiring) }
+
+    /// Loop thread: starts the timer that runs the action.
+    func arm(after delay: Duration) {
+        guard !isDisposed else { return finish() }
+        do {
+            timer = try loop.scheduleTimer(after: delay) { [self] in
+                timer = nil
+                run()
+            }
+        } catch {
+            run() // no timer handle could be made: run late rather than never
+        }
+    }
+
+    /// Loop thread: runs the action unless disposed.
+    func run() {
+        guard !isDisposed, let payload else { return finish() }
+        self.payload = nil
+        inner.setDisposable(payload.action(payload.state))
+        finish()
+    }
+
+    func dispose() {
+        guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        inner.dispose()
+        if loop.inEventLoop {
+            cancelOnLoop()
+        } else {
+            loop.execute { [self] in cancelOnLoop() }
+        }
+    }
+
+    private func cancelOnLoop() {
+        timer?.cancel()
+        timer = nil
+        payload = nil
+        finish()
+    }
+
+    /// Drops the work and its Resources count, once.
+    private func finish() {
+        payload = nil
+        if !finished.exchange(true, ordering: .relaxed) { Resources.decrementTotal() }
+    }
+}

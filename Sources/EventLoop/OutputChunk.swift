@@ -1,0 +1,42 @@
+/// A fixed-size block of outgoing bytes. Connections append into chunks and hand full lists
+/// of them to one `uv_write`; the chunks go back to the loop's pool when the write completes,
+/// so a steady stream of messages allocates nothing.
+final class OutputChunk {
+    static let capacity = 16 * 1024
+    let storage: UnsafeMutableRawPointer
+    var count = 0
+
+    init() {
+        storage = .allocate(byteCount: Self.capacity, alignment: 16)
+    }
+
+    deinit { storage.deallocate() }
+
+    var freeSpace: Int { Self.capacity - count }
+
+    /// Copies as many bytes of `bytes` as fit; returns how many.
+    func append(_ bytes: UnsafeRawBufferPointer) -> Int {
+        let n = min(bytes.count, freeSpace)
+        if n > 0, let base = bytes.baseAddress {
+            (storage + count).copyMemory(from: base, byteCount: n)
+            count += n
+        }
+        return n
+    }
+}
+
+/// The loop's free list of output chunks (loop thread only), bounded so a burst does not pin memory.
+final class OutputChunkPool {
+    private var free: [OutputChunk] = []
+    private let maxPooled = 256
+
+    func take() -> OutputChunk {
+        if let chunk = free.popLast() { return chunk }
+        return OutputChunk()
+    }
+
+    func give(_ chunk: OutputChunk) {
+        chunk.count = 0
+        if free.count < maxPooled { free.append(chunk) }
+    }
+}

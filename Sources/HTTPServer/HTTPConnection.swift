@@ -1,0 +1,158 @@
+import EventLoop
+import WebSocket
+
+/// The HTTP/1.1 side of one TCP connection: decodes pipelined requests, answers them in
+/// order, enforces the head and idle timeouts, and hands the socket to a
+/// `WebSocketConnection` after a successful upgrade.
+final class HTTPConnection {
+    private enum Phase {
+        /// Reading requests (keep-alive).
+        case reading
+        /// A final response was queued; TCP is finishing.
+        case closing
+        /// The socket belongs to a WebSocketConnection now.
+        case upgraded
+    }
+
+    /// What the connection timer currently measures.
+    private enum TimerPurpose { case none, head, idle }
+
+    private let server: HTTPServer
+    let tcp: TCPConnection
+    private var decoder: HTTPRequestDecoder
+    private var phase = Phase.reading
+    private var timer: TimerHandle?
+    private var timerPurpose = TimerPurpose.none
+
+    init(server: HTTPServer, tcp: TCPConnection) {
+        self.server = server
+        self.tcp = tcp
+        let configuration = server.configuration
+        decoder = HTTPRequestDecoder(limits: .init(maxHeadSize: configuration.maxHeadSize,
+                                                   maxHeaderCount: configuration.maxHeaderCount,
+                                                   maxBodySize: configuration.maxBodySize))
+    }
+
+    func start() {
+        tcp.delegate = self
+        tcp.lingerTimeout = .seconds(2)
+        tcp.maxUnsentBytes = server.configuration.maxUnsentBytes
+        tcp.highWaterMark = min(tcp.highWaterMark, server.configuration.maxUnsentBytes / 2)
+        tcp.lowWaterMark = min(tcp.lowWaterMark, tcp.highWaterMark / 4)
+        timer = try? TimerHandle(loop: tcp.loop)
+        // A new connection must deliver its first head within the head timeout.
+        armTimer(.head)
+        tcp.startReading()
+    }
+
+    /// True while no request is partly received (safe to close when draining).
+    var isIdle: Bool { phase == .reading && !decoder.hasPartialInput }
+
+    /// Closes the connection gracefully if it sits between requests (shutdown).
+    func closeIfIdle() {
+        if isIdle { finish() }
+    }
+
+    private func finish() {
+        phase = .closing
+        timer?.close()
+        tcp.finish()
+    }
+
+    private func armTimer(_ purpose: TimerPurpose) {
+        guard let timer else { return }
+        timerPurpose = purpose
+        switch purpose {
+        case .none:
+            timer.stop()
+        case .head:
+            timer.start(after: server.configuration.headTimeout) { [unowned self] in headTimedOut() }
+        case .idle:
+            timer.start(after: server.configuration.idleTimeout) { [unowned self] in finish() }
+        }
+    }
+
+    private func headTimedOut() {
+        guard phase == .reading else { return }
+        if decoder.hasPartialInput {
+            send(.error(408), headOnly: false, keepAlive: false)
+        } else {
+            finish()
+        }
+    }
+
+    private func process() {
+        while phase == .reading, let output = decoder.next() {
+            switch output {
+            case .failure(let error):
+                send(.error(error.status), headOnly: false, keepAlive: false)
+            case .head(let request):
+                timerPurpose = .none
+                handle(request)
+            }
+        }
+        guard phase == .reading else { return }
+        if decoder.hasPartialInput {
+            if timerPurpose != .head { armTimer(.head) }
+        } else if timerPurpose != .idle {
+            armTimer(.idle)
+        }
+    }
+
+    private func handle(_ request: HTTPRequestHead) {
+        // A body this server cannot frame (chunked) ends the connection after the answer.
+        let canContinue = !decoder.isStopped
+        let keepAlive = request.keepAlive && canContinue && !server.isDraining
+        let headOnly = request.method == "HEAD"
+        switch server.route(request) {
+        case .response(let response):
+            send(response, headOnly: headOnly, keepAlive: keepAlive)
+        case .upgrade(let key, let makeHandler):
+            upgrade(request, key: key, handler: makeHandler())
+        }
+    }
+
+    private func upgrade(_ request: HTTPRequestHead, key: String, handler: any WebSocketHandler) {
+        phase = .upgraded
+        timer?.close()
+        timer = nil
+        tcp.write(WebSocketHandshake.switchingProtocolsResponse(forKey: key))
+        let leftover = decoder.takeRemainingBytes()
+        server.upgraded(self, request: request, handler: handler, leftover: leftover)
+    }
+
+    /// Writes `response` with framing headers; without keep-alive the connection finishes after it.
+    private func send(_ response: HTTPResponse, headOnly: Bool, keepAlive: Bool) {
+        var head = "HTTP/1.1 \(response.status) \(HTTPStatus.reasonPhrase(response.status))\r\n"
+        for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
+        let hasBody = response.status != 304 && response.status != 204
+        if hasBody { head += "Content-Length: \(response.body.count)\r\n" }
+        head += "Date: \(server.currentDate())\r\n"
+        if !keepAlive { head += "Connection: close\r\n" }
+        head += "\r\n"
+        tcp.write(head)
+        if hasBody && !headOnly { tcp.write(response.body) }
+        tcp.flush()
+        if !keepAlive { finish() }
+    }
+}
+
+extension HTTPConnection: TCPConnectionDelegate {
+    func connection(_ connection: TCPConnection, didRead bytes: UnsafeRawBufferPointer) {
+        guard phase == .reading else { return }
+        decoder.append(bytes)
+        process()
+    }
+
+    func connectionDidReachEOF(_ connection: TCPConnection) {
+        guard phase == .reading else { return }
+        // The peer sent everything it will send; answered requests are already queued.
+        finish()
+    }
+
+    func connectionDidClose(_ connection: TCPConnection) {
+        timer?.close()
+        timer = nil
+        if phase != .upgraded { server.connectionClosed(self) }
+    }
+}

@@ -1,0 +1,129 @@
+/// Splits a connection's byte stream into request heads, with bounds: a head may not pass
+/// `maxHeadSize` bytes, and a body (which this server never needs) is skipped only when its
+/// `Content-Length` is at most `maxBodySize`.
+///
+/// Malformed input fails fast: a bare LF, a CR not followed by LF or a control character is
+/// refused as soon as it arrives, without waiting for the end of the head.
+public struct HTTPRequestDecoder {
+    /// Limits applied while decoding.
+    public struct Limits: Sendable {
+        public var maxHeadSize: Int
+        public var maxHeaderCount: Int
+        public var maxBodySize: Int
+
+        public init(maxHeadSize: Int = 16 * 1024, maxHeaderCount: Int = 100, maxBodySize: Int = 64 * 1024) {
+            self.maxHeadSize = maxHeadSize
+            self.maxHeaderCount = maxHeaderCount
+            self.maxBodySize = maxBodySize
+        }
+    }
+
+    /// One result of `next()`.
+    public enum Output: Equatable {
+        case head(HTTPRequestHead)
+        case failure(HTTPParseError)
+    }
+
+    public let limits: Limits
+    private var buffer: [UInt8] = []
+    private var scanned = 0
+    private var bodyToSkip = 0
+    /// True after a failure or a chunked body: the stream can no longer be framed.
+    public private(set) var isStopped = false
+
+    public init(limits: Limits = Limits()) {
+        self.limits = limits
+    }
+
+    /// True while bytes of an unfinished request (head or skipped body) are pending.
+    public var hasPartialInput: Bool { !buffer.isEmpty || bodyToSkip > 0 }
+
+    /// Adds bytes read from the connection.
+    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        guard !isStopped else { return }
+        var bytes = bytes
+        if bodyToSkip > 0 && buffer.isEmpty {
+            let skipped = min(bodyToSkip, bytes.count)
+            bodyToSkip -= skipped
+            bytes = UnsafeRawBufferPointer(rebasing: bytes[skipped...])
+        }
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// The next complete request head, a failure, or nil when more bytes are needed.
+    public mutating func next() -> Output? {
+        guard !isStopped else { return nil }
+        if bodyToSkip > 0 {
+            let skipped = min(bodyToSkip, buffer.count)
+            buffer.removeFirst(skipped)
+            bodyToSkip -= skipped
+            if bodyToSkip > 0 { return nil }
+        }
+        // RFC 9112 §2.2: empty lines before a request line are ignored.
+        var leading = 0
+        while leading + 1 < buffer.count, buffer[leading] == HTTPRequestParser.cr, buffer[leading + 1] == HTTPRequestParser.lf {
+            leading += 2
+        }
+        if leading > 0 {
+            buffer.removeFirst(leading)
+            scanned = 0
+        }
+        guard let end = scanForEndOfHead() else { return nil }
+        if case .failure(let error) = end { return fail(error) }
+        guard case .success(let headEnd) = end else { return nil }
+        let result = HTTPRequestParser.parse(buffer[0..<(headEnd - 4)], maxHeaderCount: limits.maxHeaderCount)
+        buffer.removeFirst(headEnd)
+        scanned = 0
+        switch result {
+        case .failure(let error):
+            return fail(error)
+        case .success(let head):
+            switch head.body {
+            case .none:
+                break
+            case .contentLength(let length):
+                if length > limits.maxBodySize { return fail(.contentTooLarge) }
+                bodyToSkip = length
+            case .chunked:
+                isStopped = true
+            }
+            return .head(head)
+        }
+    }
+
+    /// Hands over the bytes after the last head (e.g. WebSocket frames that followed an
+    /// upgrade request) and stops decoding.
+    public mutating func takeRemainingBytes() -> [UInt8] {
+        isStopped = true
+        defer { buffer = [] }
+        return buffer
+    }
+
+    private mutating func fail(_ error: HTTPParseError) -> Output {
+        isStopped = true
+        buffer = []
+        return .failure(error)
+    }
+
+    /// Index just past CRLFCRLF, a failure for malformed bytes or an oversized head, or nil.
+    private mutating func scanForEndOfHead() -> Result<Int, HTTPParseError>? {
+        while scanned < buffer.count {
+            let index = scanned
+            let byte = buffer[index]
+            if index >= limits.maxHeadSize { return .failure(.headTooLarge) }
+            if HTTPRequestParser.isForbiddenControl(byte) { return .failure(.badRequest("control character")) }
+            if index > 0 && buffer[index - 1] == HTTPRequestParser.cr && byte != HTTPRequestParser.lf {
+                return .failure(.badRequest("bare CR"))
+            }
+            if byte == HTTPRequestParser.lf {
+                if index == 0 || buffer[index - 1] != HTTPRequestParser.cr { return .failure(.badRequest("bare LF")) }
+                if index >= 3 && buffer[index - 2] == HTTPRequestParser.lf {
+                    scanned = index + 1
+                    return .success(index + 1)
+                }
+            }
+            scanned += 1
+        }
+        return nil
+    }
+}

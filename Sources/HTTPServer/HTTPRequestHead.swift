@@ -1,0 +1,75 @@
+/// A parsed HTTP/1.1 request head (RFC 9112): request line and header fields.
+public struct HTTPRequestHead: Sendable, Equatable {
+    /// How the message body's length is framed.
+    public enum Body: Sendable, Equatable {
+        case none
+        case contentLength(Int)
+        case chunked
+    }
+
+    /// The method token, case-sensitive (e.g. "GET").
+    public var method: String
+    /// The request target as sent (origin-form, or the path of an absolute-form target).
+    public var target: String
+    /// The target's path, still percent-encoded.
+    public var path: String
+    /// The target's query without "?", if any.
+    public var query: String?
+    /// HTTP major and minor version (1.0 or 1.1).
+    public var version: (major: Int, minor: Int)
+    /// Header fields in order, names as sent, values without surrounding whitespace.
+    public var headers: [(name: String, value: String)]
+    /// The body framing announced by the head.
+    public var body: Body
+
+    public init(method: String, target: String, version: (major: Int, minor: Int) = (1, 1),
+                headers: [(name: String, value: String)] = [], body: Body = .none) {
+        self.method = method
+        self.target = target
+        let split = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        path = String(split.first ?? "")
+        query = split.count > 1 ? String(split[1]) : nil
+        self.version = version
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The first value of the header `name` (case-insensitive), if present.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+
+    /// Every value of the header `name` (case-insensitive), in order.
+    public func headers(named name: String) -> [String] {
+        headers.filter { $0.name.lowercased() == name.lowercased() }.map(\.value)
+    }
+
+    /// True when the `Connection` header lists `token` (case-insensitive).
+    public func connectionHeaderContains(_ token: String) -> Bool {
+        headers(named: "connection").contains { value in
+            value.split(separator: ",").contains { $0.trimmingWhitespace().lowercased() == token }
+        }
+    }
+
+    /// Whether the connection stays open after this request (HTTP/1.1 default on, 1.0 default off).
+    public var keepAlive: Bool {
+        if connectionHeaderContains("close") { return false }
+        if version.major == 1 && version.minor == 0 { return connectionHeaderContains("keep-alive") }
+        return true
+    }
+
+    public static func == (lhs: HTTPRequestHead, rhs: HTTPRequestHead) -> Bool {
+        lhs.method == rhs.method && lhs.target == rhs.target && lhs.version == rhs.version
+            && lhs.body == rhs.body && lhs.headers.elementsEqual(rhs.headers, by: { $0 == $1 })
+    }
+}
+
+extension StringProtocol {
+    /// The string without leading and trailing spaces and tabs.
+    func trimmingWhitespace() -> Substring {
+        var slice = Substring(self)
+        while let first = slice.first, first == " " || first == "\t" { slice.removeFirst() }
+        while let last = slice.last, last == " " || last == "\t" { slice.removeLast() }
+        return slice
+    }
+}

@@ -1,0 +1,143 @@
+/// A strict parser of one complete HTTP/1.1 request head (RFC 9112 §2–§6).
+///
+/// Input: the head's bytes up to, not including, the empty line that ends it. Lines end in
+/// CRLF; bare CR or LF, control characters, whitespace before a colon, obsolete line folding,
+/// bad versions, conflicting framing and missing or repeated `Host` are all refused.
+public enum HTTPRequestParser {
+    /// Parses `head`; `maxHeaderCount` bounds the number of header fields.
+    public static func parse(_ head: ArraySlice<UInt8>, maxHeaderCount: Int = 100) -> Result<HTTPRequestHead, HTTPParseError> {
+        var lines: [ArraySlice<UInt8>] = []
+        var start = head.startIndex
+        var index = head.startIndex
+        while index < head.endIndex {
+            let byte = head[index]
+            if byte == cr {
+                guard index + 1 < head.endIndex, head[index + 1] == lf else { return .failure(.badRequest("bare CR")) }
+                lines.append(head[start..<index])
+                index += 2
+                start = index
+                continue
+            }
+            if byte == lf { return .failure(.badRequest("bare LF")) }
+            if isForbiddenControl(byte) { return .failure(.badRequest("control character")) }
+            index += 1
+        }
+        lines.append(head[start..<head.endIndex])
+        guard let requestLine = lines.first, !requestLine.isEmpty else { return .failure(.badRequest("empty request line")) }
+        if lines.count - 1 > maxHeaderCount { return .failure(.tooManyHeaders) }
+
+        let parts = requestLine.split(separator: space, maxSplits: 3, omittingEmptySubsequences: false)
+        guard parts.count == 3 else { return .failure(.badRequest("request line is not method SP target SP version")) }
+        let (methodBytes, targetBytes, versionBytes) = (parts[0], parts[1], parts[2])
+        guard !methodBytes.isEmpty, methodBytes.allSatisfy(isTokenCharacter) else { return .failure(.badRequest("bad method")) }
+        guard !targetBytes.isEmpty, targetBytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return .failure(.badRequest("bad target")) }
+        let version: (major: Int, minor: Int)
+        switch parseVersion(versionBytes) {
+        case .success(let parsed): version = parsed
+        case .failure(let error): return .failure(error)
+        }
+        guard let target = originTarget(String(decoding: targetBytes, as: UTF8.self)) else {
+            return .failure(.badRequest("target is not origin-form or absolute-form"))
+        }
+
+        var headers: [(name: String, value: String)] = []
+        headers.reserveCapacity(lines.count - 1)
+        for line in lines.dropFirst() {
+            guard let first = line.first else { return .failure(.badRequest("empty header line")) }
+            if first == space || first == tab { return .failure(.badRequest("obsolete line folding")) }
+            guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return .failure(.badRequest("header without colon")) }
+            let name = line[line.startIndex..<colon]
+            guard !name.isEmpty, name.allSatisfy(isTokenCharacter) else { return .failure(.badRequest("bad header name")) }
+            var value = line[(colon + 1)...]
+            while let b = value.first, b == space || b == tab { value.removeFirst() }
+            while let b = value.last, b == space || b == tab { value.removeLast() }
+            headers.append((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
+        }
+
+        var request = HTTPRequestHead(method: String(decoding: methodBytes, as: UTF8.self), target: target,
+                                      version: version, headers: headers)
+        if version.minor >= 1 && request.headers(named: "host").count != 1 {
+            return .failure(.badRequest("HTTP/1.1 needs exactly one Host"))
+        }
+        switch bodyFraming(request) {
+        case .success(let body): request.body = body
+        case .failure(let error): return .failure(error)
+        }
+        return .success(request)
+    }
+
+    private static func parseVersion(_ bytes: ArraySlice<UInt8>) -> Result<(major: Int, minor: Int), HTTPParseError> {
+        let text = Array(bytes)
+        guard text.count == 8, text[0..<5].elementsEqual("HTTP/".utf8), isDigit(text[5]), text[6] == UInt8(ascii: "."),
+              isDigit(text[7]) else {
+            return .failure(.badRequest("bad HTTP version"))
+        }
+        let major = Int(text[5] - UInt8(ascii: "0"))
+        let minor = Int(text[7] - UInt8(ascii: "0"))
+        guard major == 1 else { return .failure(.versionNotSupported) }
+        // A later 1.x minor version is answered as 1.1 (RFC 9110 §6.2).
+        return .success((1, min(minor, 1)))
+    }
+
+    /// The origin-form of `target`: itself when it starts with "/", the path of an
+    /// absolute-form http(s) URI, or nil.
+    private static func originTarget(_ target: String) -> String? {
+        if target.hasPrefix("/") { return target }
+        let lower = target.lowercased()
+        for scheme in ["http://", "https://"] where lower.hasPrefix(scheme) {
+            let rest = target.dropFirst(scheme.count)
+            guard !rest.isEmpty else { return nil }
+            if let slash = rest.firstIndex(of: "/") { return String(rest[slash...]) }
+            if let question = rest.firstIndex(of: "?") { return "/" + rest[question...] }
+            return "/"
+        }
+        return nil
+    }
+
+    private static func bodyFraming(_ request: HTTPRequestHead) -> Result<HTTPRequestHead.Body, HTTPParseError> {
+        let transferEncodings = request.headers(named: "transfer-encoding")
+        let lengths = request.headers(named: "content-length")
+        if !transferEncodings.isEmpty {
+            guard lengths.isEmpty else { return .failure(.badRequest("both Transfer-Encoding and Content-Length")) }
+            guard request.version.minor >= 1 else { return .failure(.badRequest("Transfer-Encoding in HTTP/1.0")) }
+            let codings = transferEncodings.flatMap { $0.split(separator: ",") }.map { $0.trimmingWhitespace().lowercased() }
+            guard codings.last == "chunked" else { return .failure(.badRequest("chunked is not the final transfer coding")) }
+            return .success(.chunked)
+        }
+        var length: Int?
+        for field in lengths {
+            for item in field.split(separator: ",", omittingEmptySubsequences: false) {
+                let digits = item.trimmingWhitespace()
+                guard !digits.isEmpty, digits.count <= 18, digits.utf8.allSatisfy(isDigit), let value = Int(digits) else {
+                    return .failure(.badRequest("bad Content-Length"))
+                }
+                if let length, length != value { return .failure(.badRequest("conflicting Content-Length")) }
+                length = value
+            }
+        }
+        if let length, length > 0 { return .success(.contentLength(length)) }
+        return .success(.none)
+    }
+
+    static let cr = UInt8(ascii: "\r")
+    static let lf = UInt8(ascii: "\n")
+    private static let space = UInt8(ascii: " ")
+    private static let tab = UInt8(ascii: "\t")
+
+    /// Control characters that may not appear anywhere in a head (HTAB, CR and LF have their own rules).
+    static func isForbiddenControl(_ byte: UInt8) -> Bool {
+        (byte < 0x20 && byte != 0x09 && byte != 0x0D && byte != 0x0A) || byte == 0x7F
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+
+    /// RFC 9110 tchar.
+    static func isTokenCharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        default:
+            "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
+    }
+}

@@ -1,0 +1,191 @@
+import EventLoop
+import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The HTTP/1.1 + WebSocket server on one event loop: static files from the public
+/// directory, `/healthz`, dynamic GET routes and WebSocket routes.
+///
+/// Create, configure and start it on the loop's thread; every callback runs there too.
+public final class HTTPServer {
+    /// What a request resolves to.
+    enum Routing {
+        case response(HTTPResponse)
+        case upgrade(key: String, makeHandler: () -> any WebSocketHandler)
+    }
+
+    public let configuration: HTTPServerConfiguration
+    public let loop: EventLoop
+    private let logger: Logger
+    private var listener: TCPListener?
+    private var files: StaticFiles?
+    private var routes: [String: (HTTPRequestHead) -> HTTPResponse] = [:]
+    private var webSocketRoutes: [String: () -> any WebSocketHandler] = [:]
+    private var webSocketFallback: (() -> any WebSocketHandler)?
+    private var connections: [ObjectIdentifier: HTTPConnection] = [:]
+    private var webSockets: [UInt64: WebSocketConnection] = [:]
+    private var shutdownCompletions: [() -> Void] = []
+    private var shutdownTimer: TimerHandle?
+    private var started = false
+    private var cachedDate: (second: Int, text: String) = (0, "")
+
+    /// True from `shutdown` on: `/healthz` answers 503 and keep-alive ends.
+    public private(set) var isDraining = false
+
+    public init(configuration: HTTPServerConfiguration, loop: EventLoop,
+                logger: Logger = Logger(label: "rxlive.http")) {
+        self.configuration = configuration
+        self.loop = loop
+        self.logger = logger
+    }
+
+    /// Routes upgrade requests for `path` (e.g. "/ws/login") to a new handler each.
+    /// Other `/ws/...` paths answer 404 without upgrading.
+    public func addWebSocketRoute(_ path: String, _ makeHandler: @escaping () -> any WebSocketHandler) {
+        webSocketRoutes[path] = makeHandler
+    }
+
+    /// Upgrades a WebSocket request on any path no other route takes (test echo servers).
+    public func setWebSocketFallback(_ makeHandler: @escaping () -> any WebSocketHandler) {
+        webSocketFallback = makeHandler
+    }
+
+    /// Answers GET and HEAD of `path` (exact match, query ignored) with `handler`'s response.
+    public func addRoute(_ path: String, _ handler: @escaping (HTTPRequestHead) -> HTTPResponse) {
+        routes[path] = handler
+    }
+
+    /// Binds and listens. Throws `HTTPServerError` when the public directory is missing or
+    /// the address cannot be used (e.g. port in use).
+    public func start() throws {
+        guard !started else { throw HTTPServerError.alreadyStarted }
+        if let directory = configuration.publicDirectory { files = try StaticFiles(directory: directory) }
+        let listener: TCPListener
+        do {
+            listener = try TCPListener(loop: loop)
+        } catch let error as EventLoopError {
+            throw HTTPServerError.listenFailed(host: configuration.host, port: configuration.port, error)
+        }
+        do {
+            try listener.listen(host: configuration.host, port: configuration.port) { [unowned self] tcp in accept(tcp) }
+        } catch let error as EventLoopError {
+            listener.close()
+            throw HTTPServerError.listenFailed(host: configuration.host, port: configuration.port, error)
+        }
+        self.listener = listener
+        started = true
+        logger.info("listening", metadata: ["host": "\(configuration.host)", "port": "\(localPort)"])
+    }
+
+    /// The port listened on (the real one when configured with 0).
+    public var localPort: Int { listener?.localPort ?? 0 }
+
+    /// Open HTTP (not upgraded) connections.
+    public var connectionCount: Int { connections.count }
+
+    /// Open WebSocket connections.
+    public var webSocketCount: Int { webSockets.count }
+
+    /// Graceful shutdown: stop accepting, answer `/healthz` with 503, close idle HTTP
+    /// connections, close every WebSocket with 1001, then call `completion` once all
+    /// connections are gone (or after `shutdownTimeout`, dropping the rest).
+    public func shutdown(completion: @escaping () -> Void) {
+        shutdownCompletions.append(completion)
+        guard !isDraining else { return finishShutdownIfDone() }
+        isDraining = true
+        logger.info("draining", metadata: ["http": "\(connections.count)", "websockets": "\(webSockets.count)"])
+        listener?.close()
+        listener = nil
+        for connection in connections.values { connection.closeIfIdle() }
+        for webSocket in webSockets.values { webSocket.close(code: 1001, reason: "server shutting down") }
+        shutdownTimer = try? loop.scheduleTimer(after: configuration.shutdownTimeout) { [unowned self] in
+            for connection in connections.values { connection.tcp.close() }
+            for webSocket in webSockets.values { webSocket.abort() }
+        }
+        finishShutdownIfDone()
+    }
+
+    private func finishShutdownIfDone() {
+        guard isDraining, connections.isEmpty, webSockets.isEmpty, !shutdownCompletions.isEmpty else { return }
+        shutdownTimer?.cancel()
+        shutdownTimer = nil
+        let completions = shutdownCompletions
+        shutdownCompletions = []
+        logger.info("drained")
+        for completion in completions { completion() }
+    }
+
+    // MARK: connections
+
+    private func accept(_ tcp: TCPConnection) {
+        let connection = HTTPConnection(server: self, tcp: tcp)
+        connections[ObjectIdentifier(connection)] = connection
+        connection.start()
+    }
+
+    func connectionClosed(_ connection: HTTPConnection) {
+        connections[ObjectIdentifier(connection)] = nil
+        finishShutdownIfDone()
+    }
+
+    func upgraded(_ connection: HTTPConnection, request: HTTPRequestHead, handler: any WebSocketHandler, leftover: [UInt8]) {
+        connections[ObjectIdentifier(connection)] = nil
+        let webSocket = WebSocketConnection(tcp: connection.tcp, request: request, handler: handler,
+                                            configuration: configuration) { [unowned self] closed in
+            webSockets[closed.id] = nil
+            finishShutdownIfDone()
+        }
+        webSockets[webSocket.id] = webSocket
+        webSocket.start(leftover: leftover)
+    }
+
+    /// The Date header value, formatted at most once a second.
+    func currentDate() -> String {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let second = Int(now.tv_sec)
+        if second != cachedDate.second { cachedDate = (second, HTTPDate.format(second)) }
+        return cachedDate.text
+    }
+
+    // MARK: routing
+
+    func route(_ request: HTTPRequestHead) -> Routing {
+        let isGetOrHead = request.method == "GET" || request.method == "HEAD"
+        let notAllowed = HTTPResponse.error(405, headers: [("Allow", "GET, HEAD")])
+        if request.path == "/healthz" {
+            guard isGetOrHead else { return .response(notAllowed) }
+            return .response(isDraining
+                ? HTTPResponse(status: 503, contentType: "application/json", body: #"{"status":"draining"}"#)
+                : HTTPResponse(status: 200, contentType: "application/json", body: #"{"status":"ok"}"#))
+        }
+        if let handler = routes[request.path] {
+            return .response(isGetOrHead ? handler(request) : notAllowed)
+        }
+        if let makeHandler = webSocketRoutes[request.path] ?? upgradeFallback(for: request) {
+            if isDraining { return .response(.error(503)) }
+            switch WebSocketUpgrade.evaluate(request, allowedOrigins: configuration.allowedOrigins) {
+            case .accept(let key): return .upgrade(key: key, makeHandler: makeHandler)
+            case .refuse(let response): return .response(response)
+            }
+        }
+        if request.path == "/ws" || request.path.hasPrefix("/ws/") { return .response(.error(404)) }
+        guard isGetOrHead else { return .response(notAllowed) }
+        switch RequestPath.check(request.path) {
+        case .malformed:
+            return .response(.error(400))
+        case .refused:
+            return .response(.error(404))
+        case .segments(let segments):
+            guard let files else { return .response(.error(404)) }
+            return .response(files.respond(to: request, segments: segments))
+        }
+    }
+
+    private func upgradeFallback(for request: HTTPRequestHead) -> (() -> any WebSocketHandler)? {
+        guard let webSocketFallback,
+              request.headers(named: "upgrade").contains(where: { $0.lowercased().contains("websocket") }) else { return nil }
+        return webSocketFallback
+    }
+}

@@ -1,0 +1,61 @@
+/// Settings of an `HTTPServer`; the defaults are the production values.
+public struct HTTPServerConfiguration: Sendable {
+    /// Address to listen on.
+    public var host: String
+    /// Port to listen on; 0 picks a free one (see `HTTPServer.localPort`).
+    public var port: Int
+    /// Directory whose files are served; nil serves no files (only routes, /healthz, WebSockets).
+    public var publicDirectory: String?
+    /// Largest request head in bytes (431 above).
+    public var maxHeadSize: Int
+    /// Most header fields in a request (431 above).
+    public var maxHeaderCount: Int
+    /// Largest request body skipped; bigger bodies get 413 (no route takes a body).
+    public var maxBodySize: Int
+    /// Time allowed to receive a complete request head (slowloris guard; 408 after).
+    public var headTimeout: Duration
+    /// Time an idle keep-alive connection stays open.
+    public var idleTimeout: Duration
+    /// Largest WebSocket message in bytes (close 1009 above).
+    public var maxMessageSize: Int
+    /// How often each WebSocket peer is pinged; nil disables the heartbeat.
+    public var pingInterval: Duration?
+    /// How long a pong may take before the peer is dropped.
+    public var pongTimeout: Duration
+    /// How long the close handshake may take before TCP is closed anyway.
+    public var closeTimeout: Duration
+    /// Origins allowed to open WebSockets ("*" allows any). nil: only the server's own host
+    /// (Origin's host matches the Host header). Requests without Origin are always allowed.
+    public var allowedOrigins: [String]?
+    /// Whether binary messages reach the handler; if false they close the connection with 1003.
+    public var acceptsBinaryMessages: Bool
+    /// Unsent output above which a peer is dropped as stuck (reading pauses well before).
+    public var maxUnsentBytes: Int
+    /// Longest graceful shutdown before the remaining connections are dropped.
+    public var shutdownTimeout: Duration
+
+    public init(host: String = "127.0.0.1", port: Int = 8080, publicDirectory: String? = "Public",
+                maxHeadSize: Int = 16 * 1024, maxHeaderCount: Int = 100, maxBodySize: Int = 64 * 1024,
+                headTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(60),
+                maxMessageSize: Int = 64 * 1024, pingInterval: Duration? = .seconds(30),
+                pongTimeout: Duration = .seconds(15), closeTimeout: Duration = .seconds(5),
+                allowedOrigins: [String]? = nil, acceptsBinaryMessages: Bool = false,
+                maxUnsentBytes: Int = 16 << 20, shutdownTimeout: Duration = .seconds(10)) {
+        self.host = host
+        self.port = port
+        self.publicDirectory = publicDirectory
+        self.maxHeadSize = maxHeadSize
+        self.maxHeaderCount = maxHeaderCount
+        self.maxBodySize = maxBodySize
+        self.headTimeout = headTimeout
+        self.idleTimeout = idleTimeout
+        self.maxMessageSize = maxMessageSize
+        self.pingInterval = pingInterval
+        self.pongTimeout = pongTimeout
+        self.closeTimeout = closeTimeout
+        self.allowedOrigins = allowedOrigins
+        self.acceptsBinaryMessages = acceptsBinaryMessages
+        self.maxUnsentBytes = maxUnsentBytes
+        self.shutdownTimeout = shutdownTimeout
+    }
+}

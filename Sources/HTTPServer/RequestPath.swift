@@ -1,0 +1,59 @@
+/// The safe, decoded form of a request path for file lookup.
+///
+/// Refused (nil segments): dot segments (`.`, `..`) and hidden names, percent-encoded dots,
+/// slashes and backslashes, raw backslashes, NUL and other control characters, malformed
+/// percent escapes and invalid UTF-8. What is left can only name something below the root.
+public enum RequestPath {
+    /// Outcome of checking a path.
+    public enum Verdict: Equatable, Sendable {
+        /// Decoded, non-empty segments (an empty list is the root).
+        case segments([String])
+        /// Malformed path: answer 400.
+        case malformed
+        /// Well-formed but refused: answer 404 without touching the file system.
+        case refused
+    }
+
+    /// Checks the still-encoded `path` (no query).
+    public static func check(_ path: String) -> Verdict {
+        guard path.hasPrefix("/") else { return .malformed }
+        var segments: [String] = []
+        for raw in path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true) {
+            var decoded: [UInt8] = []
+            decoded.reserveCapacity(raw.count)
+            var index = raw.startIndex
+            while index < raw.endIndex {
+                let byte = raw[index]
+                if byte == UInt8(ascii: "\\") { return .refused }
+                if byte == UInt8(ascii: "#") { return .malformed }
+                if byte == UInt8(ascii: "%") {
+                    guard raw.distance(from: index, to: raw.endIndex) >= 3,
+                          let high = hexValue(raw[raw.index(index, offsetBy: 1)]),
+                          let low = hexValue(raw[raw.index(index, offsetBy: 2)]) else { return .malformed }
+                    let value = high << 4 | low
+                    // Encoded separators and dots exist only to sneak past checks like these.
+                    if value == UInt8(ascii: "/") || value == UInt8(ascii: "\\") || value == UInt8(ascii: ".") { return .refused }
+                    if value < 0x20 || value == 0x7F { return .malformed }
+                    decoded.append(value)
+                    index = raw.index(index, offsetBy: 3)
+                    continue
+                }
+                decoded.append(byte)
+                index = raw.index(after: index)
+            }
+            guard let segment = String(validating: decoded, as: UTF8.self) else { return .malformed }
+            if segment.hasPrefix(".") { return .refused }
+            segments.append(segment)
+        }
+        return .segments(segments)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

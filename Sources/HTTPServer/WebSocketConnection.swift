@@ -1,0 +1,197 @@
+import EventLoop
+import Synchronization
+import WebSocket
+
+/// One upgraded connection (RFC 6455, server side) handed to a `WebSocketHandler`.
+///
+/// Frames are decoded by `WebSocketProtocolMachine` straight from the loop's read buffer and
+/// written header + payload into the TCP write queue, so a message costs no allocation here.
+/// Loop thread only.
+public final class WebSocketConnection {
+    private enum State {
+        /// Messages flow both ways.
+        case open
+        /// We sent a close frame and wait for the peer's (or the close timeout).
+        case closeSent
+        /// The close handshake is over or abandoned; TCP is closing.
+        case finished
+    }
+
+    private static let nextID = Atomic<UInt64>(1)
+
+    /// A process-wide unique id.
+    public let id: UInt64
+    /// The request that opened this connection.
+    public let request: HTTPRequestHead
+    private let tcp: TCPConnection
+    private var handler: (any WebSocketHandler)?
+    private var machine: WebSocketProtocolMachine
+    private var state = State.open
+    private let configuration: HTTPServerConfiguration
+    private var heartbeat: TimerHandle?
+    private var deadline: TimerHandle?
+    private var awaitingPong = false
+    private var didNotifyOpen = false
+    private var onClosed: ((WebSocketConnection) -> Void)?
+
+    /// The loop this connection lives on; every call must come from its thread.
+    public var eventLoop: EventLoop { tcp.loop }
+
+    /// True until a close frame was sent or received or the connection failed.
+    public var isOpen: Bool { state == .open }
+
+    init(tcp: TCPConnection, request: HTTPRequestHead, handler: any WebSocketHandler,
+         configuration: HTTPServerConfiguration, onClosed: @escaping (WebSocketConnection) -> Void) {
+        id = Self.nextID.add(1, ordering: .relaxed).oldValue
+        self.tcp = tcp
+        self.request = request
+        self.handler = handler
+        self.configuration = configuration
+        self.onClosed = onClosed
+        machine = WebSocketProtocolMachine(configuration: .init(
+            maxMessageSize: configuration.maxMessageSize, acceptsBinary: configuration.acceptsBinaryMessages,
+            requiresMasking: true))
+    }
+
+    /// Takes over the TCP connection after the 101 response; `leftover` are bytes that came
+    /// after the request head.
+    func start(leftover: [UInt8]) {
+        tcp.delegate = self
+        tcp.lingerTimeout = configuration.closeTimeout
+        if let interval = configuration.pingInterval {
+            heartbeat = try? TimerHandle(loop: tcp.loop)
+            heartbeat?.start(after: interval, repeating: interval) { [unowned self] in sendHeartbeat() }
+        }
+        deadline = try? TimerHandle(loop: tcp.loop)
+        didNotifyOpen = true
+        handler?.webSocketDidOpen(self)
+        if !leftover.isEmpty {
+            leftover.withUnsafeBytes { receive($0) }
+        }
+        tcp.flush()
+    }
+
+    // MARK: sending
+
+    /// Queues a text message; ignored once the connection is closing.
+    public func send(text: String) {
+        var text = text
+        text.withUTF8 { sendFrame(.text, UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Queues a text message from UTF-8 bytes the caller guarantees valid.
+    public func send(textBytes bytes: UnsafeRawBufferPointer) { sendFrame(.text, bytes) }
+
+    /// Queues a binary message.
+    public func send(binary bytes: UnsafeRawBufferPointer) { sendFrame(.binary, bytes) }
+
+    private func sendFrame(_ opcode: WebSocketOpcode, _ payload: UnsafeRawBufferPointer) {
+        guard state == .open else { return }
+        writeFrame(opcode, payload)
+        tcp.flush()
+    }
+
+    private func writeFrame(_ opcode: WebSocketOpcode, _ payload: UnsafeRawBufferPointer) {
+        withUnsafeTemporaryAllocation(byteCount: WebSocketFrameHeader.maxSize, alignment: 1) { header in
+            if let size = WebSocketFrameEncoder.writeHeader(opcode: opcode, fin: true, payloadLength: payload.count, into: header) {
+                tcp.write(UnsafeRawBufferPointer(rebasing: header[0..<size]))
+            }
+        }
+        tcp.write(payload)
+    }
+
+    private func writeClose(_ code: WebSocketCloseCode?, reason: String = "") {
+        withUnsafeTemporaryAllocation(byteCount: 2 + 125 + 2, alignment: 1) { frame in
+            if let size = WebSocketFrameEncoder.writeClose(code: code, reason: reason, into: frame) {
+                tcp.write(UnsafeRawBufferPointer(rebasing: frame[0..<size]))
+            }
+        }
+    }
+
+    /// Starts the close handshake with `code` (1000 normal, 1001 going away, ...); TCP closes
+    /// when the peer answers or after the close timeout.
+    public func close(code: UInt16 = 1000, reason: String = "") {
+        guard state == .open else { return }
+        state = .closeSent
+        writeClose(WebSocketCloseCode(rawValue: code), reason: reason)
+        tcp.flush()
+        heartbeat?.close()
+        deadline?.start(after: configuration.closeTimeout) { [unowned self] in tcp.close() }
+    }
+
+    /// Drops the TCP connection at once, without a close handshake.
+    func abort() { tcp.close() }
+
+    /// Ends the handshake: flush, FIN, close TCP (at the latest after the close timeout).
+    private func finish() {
+        guard state != .finished else { return }
+        state = .finished
+        heartbeat?.close()
+        deadline?.close()
+        tcp.finish()
+    }
+
+    // MARK: heartbeat
+
+    private func sendHeartbeat() {
+        guard state == .open, !awaitingPong else { return }
+        awaitingPong = true
+        writeFrame(.ping, UnsafeRawBufferPointer(start: nil, count: 0))
+        tcp.flush()
+        deadline?.start(after: configuration.pongTimeout) { [unowned self] in
+            // No pong in time: the peer is gone (no FIN ever came), so skip the handshake.
+            if state == .open { tcp.close() }
+        }
+    }
+
+    // MARK: receiving
+
+    private func receive(_ bytes: UnsafeRawBufferPointer) {
+        machine.receive(bytes) { event in
+            switch event {
+            case .text(let message):
+                if state == .open { handler?.webSocket(self, didReceiveTextBytes: message) }
+            case .binary(let message):
+                if state == .open { handler?.webSocket(self, didReceiveBinary: message) }
+            case .sendPong(let payload):
+                if state == .open { writeFrame(.pong, payload) }
+            case .pongReceived:
+                if awaitingPong && state == .open {
+                    awaitingPong = false
+                    deadline?.stop()
+                }
+            case .peerClosed(let code, _):
+                if state == .open { writeClose(code) }
+                finish()
+            case .fail(let code):
+                if state == .open { writeClose(code) }
+                finish()
+            }
+        }
+    }
+}
+
+extension WebSocketConnection: TCPConnectionDelegate {
+    public func connection(_ connection: TCPConnection, didRead bytes: UnsafeRawBufferPointer) {
+        receive(bytes)
+    }
+
+    public func connectionDidReachEOF(_ connection: TCPConnection) {
+        // The peer went away without finishing the close handshake.
+        state = .finished
+        connection.close()
+    }
+
+    public func connectionDidClose(_ connection: TCPConnection) {
+        state = .finished
+        heartbeat?.close()
+        deadline?.close()
+        heartbeat = nil
+        deadline = nil
+        let handler = self.handler
+        self.handler = nil
+        if didNotifyOpen { handler?.webSocketDidClose(self) }
+        onClosed?(self)
+        onClosed = nil
+    }
+}

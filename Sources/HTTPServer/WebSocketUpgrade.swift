@@ -1,0 +1,45 @@
+import WebSocket
+
+/// Checks an upgrade request against RFC 6455 §4.2.1 and the Origin policy.
+enum WebSocketUpgrade {
+    /// Either the key to answer with 101, or the error response to send instead.
+    enum Verdict {
+        case accept(key: String)
+        case refuse(HTTPResponse)
+    }
+
+    static func evaluate(_ request: HTTPRequestHead, allowedOrigins: [String]?) -> Verdict {
+        guard request.method == "GET" else { return .refuse(.error(405, headers: [("Allow", "GET")])) }
+        let upgrade = request.headers(named: "upgrade")
+        guard upgrade.contains(where: { WebSocketHandshake.headerValue($0, containsToken: "websocket") }) else {
+            return .refuse(.error(426, headers: [("Upgrade", "websocket"), ("Sec-WebSocket-Version", "13")]))
+        }
+        guard request.version.minor >= 1, request.body == .none else { return .refuse(.error(400)) }
+        guard request.headers(named: "connection").contains(where: { WebSocketHandshake.headerValue($0, containsToken: "upgrade") }) else {
+            return .refuse(.error(400))
+        }
+        let versions = request.headers(named: "sec-websocket-version")
+        guard versions.count == 1 else { return .refuse(.error(400, headers: [("Sec-WebSocket-Version", "13")])) }
+        guard WebSocketHandshake.isSupportedVersion(versions[0]) else {
+            return .refuse(.error(426, headers: [("Sec-WebSocket-Version", "13")]))
+        }
+        let keys = request.headers(named: "sec-websocket-key")
+        guard keys.count == 1, WebSocketHandshake.isValidKey(keys[0]) else { return .refuse(.error(400)) }
+        guard isOriginAllowed(request, allowedOrigins: allowedOrigins) else { return .refuse(.error(403)) }
+        return .accept(key: keys[0])
+    }
+
+    /// No Origin (non-browser clients) passes; otherwise it must be listed, or by default
+    /// name the same host and port as the request's Host header.
+    static func isOriginAllowed(_ request: HTTPRequestHead, allowedOrigins: [String]?) -> Bool {
+        let origins = request.headers(named: "origin")
+        guard !origins.isEmpty else { return true }
+        guard origins.count == 1 else { return false }
+        let origin = origins[0].lowercased()
+        if let allowedOrigins {
+            return allowedOrigins.contains { $0 == "*" || $0.lowercased() == origin }
+        }
+        guard let host = request.header("host")?.lowercased(), !host.isEmpty else { return false }
+        return origin == "http://" + host || origin == "https://" + host
+    }
+}

@@ -1,0 +1,115 @@
+/// Writes whole frames into buffers the caller owns.
+///
+/// Server frames are unmasked; pass a `maskingKey` only when acting as a client
+/// (the load client and tests do). Two shapes:
+/// - `write…(into: UnsafeMutableRawBufferPointer) -> Int?` writes at the start of
+///   a raw buffer and returns the byte count (nil when it does not fit);
+/// - `append…(to: inout [UInt8])` appends to a reusable array (keep it and call
+///   `removeAll(keepingCapacity: true)` between uses: no allocation per frame).
+public enum WebSocketFrameEncoder {
+    /// The largest payload of a control frame (ping, pong, close).
+    public static let maxControlPayload = 125
+    /// The largest close reason: a control payload minus the two code bytes.
+    public static let maxCloseReason = 123
+
+    /// Writes only a frame header (unmasked, as a server sends it) for a payload of
+    /// `payloadLength` bytes, so the payload can go out as a separate write buffer.
+    /// Returns the header size (2, 4 or 10), or nil when `buffer` is too small.
+    public static func writeHeader(opcode: WebSocketOpcode, fin: Bool = true, payloadLength: Int,
+                                   into buffer: UnsafeMutableRawBufferPointer) -> Int? {
+        WebSocketFrameHeader(fin: fin, opcode: opcode, payloadLength: UInt64(max(0, payloadLength))).write(into: buffer)
+    }
+
+    /// Writes one frame (header, then `payload`, masked when a key is given).
+    public static func writeFrame(opcode: WebSocketOpcode, fin: Bool = true,
+                                  payload: UnsafeRawBufferPointer,
+                                  maskingKey: WebSocketMaskingKey? = nil,
+                                  into buffer: UnsafeMutableRawBufferPointer) -> Int? {
+        let header = WebSocketFrameHeader(fin: fin, opcode: opcode, maskingKey: maskingKey,
+                                          payloadLength: UInt64(payload.count))
+        guard buffer.count >= header.encodedSize + payload.count,
+              let headerSize = header.write(into: buffer) else { return nil }
+        let body = UnsafeMutableRawBufferPointer(rebasing: buffer[headerSize ..< headerSize + payload.count])
+        if payload.count > 0 { body.copyMemory(from: payload) }
+        maskingKey?.apply(to: body, frameOffset: 0)
+        return headerSize + payload.count
+    }
+
+    /// Appends one frame to `buffer`.
+    public static func appendFrame(opcode: WebSocketOpcode, fin: Bool = true,
+                                   payload: UnsafeRawBufferPointer,
+                                   maskingKey: WebSocketMaskingKey? = nil,
+                                   to buffer: inout [UInt8]) {
+        let header = WebSocketFrameHeader(fin: fin, opcode: opcode, maskingKey: maskingKey,
+                                          payloadLength: UInt64(payload.count))
+        let start = buffer.count
+        let total = header.encodedSize + payload.count
+        buffer.append(contentsOf: repeatElement(0, count: total))
+        buffer.withUnsafeMutableBytes { all in
+            let target = UnsafeMutableRawBufferPointer(rebasing: all[start ..< start + total])
+            _ = writeFrame(opcode: opcode, fin: fin, payload: payload, maskingKey: maskingKey, into: target)
+        }
+    }
+
+    /// Appends a text frame carrying `text`'s UTF-8 bytes.
+    public static func appendText(_ text: String, maskingKey: WebSocketMaskingKey? = nil,
+                                  to buffer: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { utf8 in
+            appendFrame(opcode: .text, payload: UnsafeRawBufferPointer(utf8), maskingKey: maskingKey, to: &buffer)
+        }
+    }
+
+    /// Appends a pong that answers a ping (pass the ping's payload, at most 125 bytes).
+    public static func appendPong(payload: UnsafeRawBufferPointer, maskingKey: WebSocketMaskingKey? = nil,
+                                  to buffer: inout [UInt8]) {
+        let trimmed = UnsafeRawBufferPointer(rebasing: payload.prefix(maxControlPayload))
+        appendFrame(opcode: .pong, payload: trimmed, maskingKey: maskingKey, to: &buffer)
+    }
+
+    /// Appends a ping (payload truncated to 125 bytes).
+    public static func appendPing(payload: UnsafeRawBufferPointer, maskingKey: WebSocketMaskingKey? = nil,
+                                  to buffer: inout [UInt8]) {
+        let trimmed = UnsafeRawBufferPointer(rebasing: payload.prefix(maxControlPayload))
+        appendFrame(opcode: .ping, payload: trimmed, maskingKey: maskingKey, to: &buffer)
+    }
+
+    /// Writes a close frame with `code` and `reason` (cut to 123 bytes at a
+    /// character boundary). A nil code gives an empty close payload.
+    public static func writeClose(code: WebSocketCloseCode?, reason: String = "",
+                                  maskingKey: WebSocketMaskingKey? = nil,
+                                  into buffer: UnsafeMutableRawBufferPointer) -> Int? {
+        withClosePayload(code: code, reason: reason) { payload in
+            writeFrame(opcode: .close, payload: payload, maskingKey: maskingKey, into: buffer)
+        }
+    }
+
+    /// Appends a close frame; see `writeClose`.
+    public static func appendClose(code: WebSocketCloseCode?, reason: String = "",
+                                   maskingKey: WebSocketMaskingKey? = nil, to buffer: inout [UInt8]) {
+        withClosePayload(code: code, reason: reason) { payload in
+            appendFrame(opcode: .close, payload: payload, maskingKey: maskingKey, to: &buffer)
+        }
+    }
+
+    /// Builds a close payload on the stack: two code bytes then the reason.
+    private static func withClosePayload<R>(code: WebSocketCloseCode?, reason: String,
+                                            _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        guard let code else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        return withUnsafeTemporaryAllocation(byteCount: 2 + maxCloseReason, alignment: 1) { storage in
+            storage[0] = UInt8(code.rawValue >> 8)
+            storage[1] = UInt8(code.rawValue & 0xFF)
+            var count = 2
+            // Stop before a character that would not fit whole.
+            for scalar in reason.unicodeScalars {
+                let scalarLength = UTF8.width(scalar)
+                guard count + scalarLength <= storage.count, let encoded = UTF8.encode(scalar) else { break }
+                for unit in encoded {
+                    storage[count] = unit
+                    count += 1
+                }
+            }
+            return body(UnsafeRawBufferPointer(rebasing: storage[0 ..< count]))
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import COpenSSL
+
+/// The server's half of the opening handshake (RFC 6455 section 4.2): checks on
+/// the client's headers and the `Sec-WebSocket-Accept` value to answer with.
+public enum WebSocketHandshake {
+    /// The GUID RFC 6455 appends to the client's key before hashing.
+    public static let guid = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
+    /// The only protocol version this server speaks.
+    public static let supportedVersion = "13"
+
+    /// Whether `key` (a `Sec-WebSocket-Key` value, surrounding spaces ignored) is
+    /// the canonical base64 form of exactly 16 bytes: 22 base64 characters, the
+    /// last one carrying no stray bits, then "==".
+    public static func isValidKey(_ key: some StringProtocol) -> Bool {
+        let bytes = Array(trimmingSpaces(key).utf8)
+        guard bytes.count == 24, bytes[22] == UInt8(ascii: "="), bytes[23] == UInt8(ascii: "=") else {
+            return false
+        }
+        for byte in bytes[0 ..< 22] where base64Value(byte) == nil { return false }
+        // 16 bytes = 128 bits; 22 characters carry 132, so the last 4 must be zero.
+        guard let last = base64Value(bytes[21]) else { return false }
+        return last & 0x0F == 0
+    }
+
+    /// Whether a `Sec-WebSocket-Version` value asks for version 13.
+    public static func isSupportedVersion(_ value: some StringProtocol) -> Bool {
+        trimmingSpaces(value) == supportedVersion
+    }
+
+    /// Whether a comma-separated header value (`Connection`, `Upgrade`) lists
+    /// `token`, compared case-insensitively (e.g. "keep-alive, Upgrade" has "upgrade").
+    public static func headerValue(_ value: some StringProtocol, containsToken token: String) -> Bool {
+        let wanted = token.lowercased()
+        return value.split(separator: ",").contains { trimmingSpaces($0).lowercased() == wanted }
+    }
+
+    /// The `Sec-WebSocket-Accept` value for a client key: base64(SHA-1(key + GUID)),
+    /// computed with OpenSSL. The key is used as sent, minus surrounding spaces.
+    public static func acceptValue(forKey key: some StringProtocol) -> String {
+        var input = Array(trimmingSpaces(key).utf8)
+        input.append(contentsOf: guid.utf8)
+        var digest = [UInt8](repeating: 0, count: Int(SHA_DIGEST_LENGTH))
+        input.withUnsafeBufferPointer { source in
+            digest.withUnsafeMutableBufferPointer { target in
+                _ = SHA1(source.baseAddress, source.count, target.baseAddress)
+            }
+        }
+        // 20 bytes encode to 28 characters plus the NUL EVP_EncodeBlock writes.
+        var encoded = [UInt8](repeating: 0, count: 29)
+        let length = encoded.withUnsafeMutableBufferPointer { target in
+            digest.withUnsafeBufferPointer { source in
+                EVP_EncodeBlock(target.baseAddress, source.baseAddress, Int32(source.count))
+            }
+        }
+        return String(decoding: encoded[0 ..< Int(max(0, length))], as: UTF8.self)
+    }
+
+    /// The status line and headers of the `101 Switching Protocols` answer,
+    /// ending with the blank line.
+    public static func switchingProtocolsResponse(forKey key: some StringProtocol) -> String {
+        "HTTP/1.1 101 Switching Protocols\r\n"
+            + "Upgrade: websocket\r\n"
+            + "Connection: Upgrade\r\n"
+            + "Sec-WebSocket-Accept: \(acceptValue(forKey: key))\r\n\r\n"
+    }
+
+    private static func base64Value(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): return byte - UInt8(ascii: "A")
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): return byte - UInt8(ascii: "a") + 26
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0") + 52
+        case UInt8(ascii: "+"): return 62
+        case UInt8(ascii: "/"): return 63
+        default: return nil
+        }
+    }
+
+    private static func trimmingSpaces(_ value: some StringProtocol) -> Substring {
+        let text = Substring(value)
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let start = text.firstIndex(where: { !isSpace($0) }),
+              let end = text.lastIndex(where: { !isSpace($0) }) else { return text[text.endIndex...] }
+        return text[start...end]
+    }
+}

@@ -1,0 +1,300 @@
+/// The receiving side of an RFC 6455 connection as an explicit state machine.
+///
+/// Feed it the raw bytes read from the socket, split anywhere (one byte at a time
+/// works), and it reports what happened through a callback: complete messages,
+/// pings to answer, pongs, the peer's close, or a protocol failure with the close
+/// code to send. It never touches a socket and never allocates per frame: a
+/// fragmented or masked message is assembled in one reusable buffer, control
+/// payloads in fixed inline storage.
+///
+/// After `.peerClosed` or `.fail` the machine is finished (`isFinished`) and
+/// ignores further bytes.
+public struct WebSocketProtocolMachine {
+    /// Limits and policy.
+    public struct Configuration: Sendable {
+        /// The largest message (all fragments together) in bytes; more gives `.fail(1009)`.
+        public var maxMessageSize: Int
+        /// When false, a binary message fails at its first frame header with 1003.
+        public var acceptsBinary: Bool
+        /// Servers require masked frames (true); a client reading a server sets false.
+        public var requiresMasking: Bool
+
+        public init(maxMessageSize: Int = 65536, acceptsBinary: Bool = true, requiresMasking: Bool = true) {
+            self.maxMessageSize = max(0, maxMessageSize)
+            self.acceptsBinary = acceptsBinary
+            self.requiresMasking = requiresMasking
+        }
+    }
+
+    /// What the bytes fed so far mean. Buffers are valid only during the callback.
+    public enum Event {
+        /// A complete text message; its bytes are valid UTF-8.
+        case text(UnsafeRawBufferPointer)
+        /// A complete binary message.
+        case binary(UnsafeRawBufferPointer)
+        /// A ping arrived: answer with a pong carrying exactly this payload.
+        case sendPong(payload: UnsafeRawBufferPointer)
+        /// A pong arrived (solicited or not): the peer is alive.
+        case pongReceived(payload: UnsafeRawBufferPointer)
+        /// The peer sent a valid close frame. `code` is nil when the frame had no
+        /// payload (report 1005 locally; echo a close without a code or with 1000).
+        /// `reason` is valid UTF-8, at most 123 bytes. Answer with a close frame,
+        /// then close TCP.
+        case peerClosed(code: WebSocketCloseCode?, reason: UnsafeRawBufferPointer)
+        /// The peer broke the protocol: send a close frame with this code and
+        /// close TCP (1002, 1003, 1007 or 1009).
+        case fail(WebSocketCloseCode)
+    }
+
+    private enum Phase {
+        case header          // collecting header bytes
+        case payload         // `remaining` payload bytes of the current frame to go
+        case finished        // after a close frame or a failure
+    }
+
+    /// The frame whose payload is being read.
+    private struct Frame {
+        var opcode: WebSocketOpcode = .continuation
+        var fin = false
+        var key: WebSocketMaskingKey?
+        var length: UInt64 = 0
+        var offset: UInt64 = 0   // payload bytes of this frame read so far
+    }
+
+    public let configuration: Configuration
+    private var phase: Phase = .header
+    private var headerStorage: (UInt64, UInt64) = (0, 0)   // up to 14 header bytes
+    private var headerCount = 0
+    private var headerNeeded = 2
+    private var frame = Frame()
+    /// The data message being assembled (text or binary), nil between messages.
+    private var messageOpcode: WebSocketOpcode?
+    private var message: [UInt8] = []
+    private var utf8 = UTF8Validator()
+    // Sixteen words: room for the 125-byte control payload.
+    private var controlStorage: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+                                 UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
+        = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+
+    /// Message buffers bigger than this are released after their message.
+    private static let retainedMessageCapacity = 4096
+
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    /// Shorthand for a server machine with the given message limit.
+    public init(maxMessageSize: Int) {
+        self.init(configuration: Configuration(maxMessageSize: maxMessageSize))
+    }
+
+    /// True after a close frame or a failure: no more events will come.
+    public var isFinished: Bool { phase == .finished }
+
+    /// True while a fragmented data message is partly received.
+    public var isInsideMessage: Bool { messageOpcode != nil }
+
+    /// Feeds bytes read from the peer. `onEvent` runs synchronously for each
+    /// event, in order; the buffers it receives are valid only during the call.
+    public mutating func receive(_ bytes: UnsafeRawBufferPointer, _ onEvent: (Event) -> Void) {
+        guard let base = bytes.baseAddress else { return }
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            switch phase {
+            case .finished:
+                return
+            case .header:
+                let take = min(headerNeeded - headerCount, count - index)
+                let start = headerCount
+                withUnsafeMutableBytes(of: &headerStorage) { storage in
+                    storage.baseAddress!.advanced(by: start).copyMemory(from: base + index, byteCount: take)
+                }
+                headerCount += take
+                index += take
+                if headerCount == 2 && headerNeeded == 2 {
+                    if let failure = checkFirstTwoBytes() {
+                        finish(onEvent, .fail(failure))
+                        return
+                    }
+                    let secondByte = withUnsafeBytes(of: &headerStorage) { $0[1] }
+                    headerNeeded = WebSocketFrameHeader.size(secondByte: secondByte)
+                }
+                if headerCount == headerNeeded {
+                    beginPayload(onEvent)
+                }
+            case .payload:
+                let available = UInt64(count - index)
+                let take = Int(min(frame.length - frame.offset, available))
+                let chunk = UnsafeRawBufferPointer(start: base + index, count: take)
+                index += take
+                if frame.opcode.isControl {
+                    storeControlPayload(chunk)
+                } else if !appendMessagePayload(chunk) {
+                    finish(onEvent, .fail(.invalidPayload))
+                    return
+                }
+                if frame.offset == frame.length {
+                    endFrame(onEvent)
+                }
+            }
+        }
+    }
+
+    /// The rules that two header bytes already decide. Returns the close code on violation.
+    private func checkFirstTwoBytes() -> WebSocketCloseCode? {
+        let (first, second) = withUnsafeBytes(of: headerStorage) { ($0[0], $0[1]) }
+        guard first & 0x70 == 0 else { return .protocolError }             // no extension negotiated
+        guard let opcode = WebSocketOpcode(rawValue: first & 0x0F) else { return .protocolError }
+        let fin = first & 0x80 != 0
+        let masked = second & 0x80 != 0
+        let length7 = Int(second & 0x7F)
+        if configuration.requiresMasking && !masked { return .protocolError }
+        if opcode.isControl {
+            guard fin, length7 <= 125 else { return .protocolError }
+            return nil
+        }
+        switch opcode {
+        case .continuation:
+            guard messageOpcode != nil else { return .protocolError }
+        default:
+            guard messageOpcode == nil else { return .protocolError }
+            if opcode == .binary && !configuration.acceptsBinary { return .unsupportedData }
+        }
+        // Fail fast on a small frame that already breaks the limit.
+        if length7 < 126 && length7 > configuration.maxMessageSize - message.count { return .messageTooBig }
+        return nil
+    }
+
+    /// The header is complete: validate its length and start reading the payload.
+    private mutating func beginPayload(_ onEvent: (Event) -> Void) {
+        let parsed = withUnsafeBytes(of: &headerStorage) { storage in
+            WebSocketFrameHeader.parse(UnsafeRawBufferPointer(rebasing: storage[0 ..< headerCount]))
+        }
+        headerCount = 0
+        headerNeeded = 2
+        guard case .header(let header, _) = parsed, let opcode = header.opcode else {
+            finish(onEvent, .fail(.protocolError))   // a 64-bit length with its top bit set
+            return
+        }
+        frame = Frame(opcode: opcode, fin: header.fin, key: header.maskingKey, length: header.payloadLength, offset: 0)
+        if !opcode.isControl {
+            guard header.payloadLength <= UInt64(configuration.maxMessageSize - message.count) else {
+                finish(onEvent, .fail(.messageTooBig))
+                return
+            }
+            if opcode != .continuation {
+                messageOpcode = opcode
+                utf8.reset()
+            }
+            // Grow geometrically: many tiny fragments must not cost a copy each.
+            let needed = message.count + Int(header.payloadLength)
+            if needed > message.capacity {
+                message.reserveCapacity(min(configuration.maxMessageSize, max(needed, message.capacity * 2)))
+            }
+        }
+        phase = .payload
+        if header.payloadLength == 0 {
+            endFrame(onEvent)
+        }
+    }
+
+    private mutating func storeControlPayload(_ chunk: UnsafeRawBufferPointer) {
+        let start = Int(frame.offset)
+        let key = frame.key
+        let offset = frame.offset
+        withUnsafeMutableBytes(of: &controlStorage) { storage in
+            let target = UnsafeMutableRawBufferPointer(rebasing: storage[start ..< start + chunk.count])
+            target.copyMemory(from: chunk)
+            key?.apply(to: target, frameOffset: offset)
+        }
+        frame.offset += UInt64(chunk.count)
+    }
+
+    /// Appends unmasked data; returns false when a text message stops being valid UTF-8.
+    private mutating func appendMessagePayload(_ chunk: UnsafeRawBufferPointer) -> Bool {
+        let start = message.count
+        message.append(contentsOf: chunk.assumingMemoryBound(to: UInt8.self))   // a memcpy
+        let key = frame.key
+        let offset = frame.offset
+        let isText = messageOpcode == .text
+        frame.offset += UInt64(chunk.count)
+        return message.withUnsafeMutableBytes { all in
+            let fresh = UnsafeMutableRawBufferPointer(rebasing: all[start...])
+            key?.apply(to: fresh, frameOffset: offset)
+            return !isText || utf8.validate(UnsafeRawBufferPointer(fresh))
+        }
+    }
+
+    private mutating func endFrame(_ onEvent: (Event) -> Void) {
+        phase = .header
+        switch frame.opcode {
+        case .ping:
+            withControlPayload { onEvent(.sendPong(payload: $0)) }
+        case .pong:
+            withControlPayload { onEvent(.pongReceived(payload: $0)) }
+        case .close:
+            endCloseFrame(onEvent)
+        case .text, .binary, .continuation:
+            guard frame.fin, let opcode = messageOpcode else { return }
+            if opcode == .text && !utf8.isComplete {
+                finish(onEvent, .fail(.invalidPayload))   // a sequence cut off at the end
+                return
+            }
+            message.withUnsafeBytes { bytes in
+                onEvent(opcode == .text ? .text(bytes) : .binary(bytes))
+            }
+            messageOpcode = nil
+            message.removeAll(keepingCapacity: message.capacity <= Self.retainedMessageCapacity)
+        }
+    }
+
+    private mutating func endCloseFrame(_ onEvent: (Event) -> Void) {
+        let length = Int(frame.length)
+        var failure: WebSocketCloseCode?
+        var code: WebSocketCloseCode?
+        withUnsafeBytes(of: &controlStorage) { storage in
+            if length == 1 {
+                failure = .protocolError
+            } else if length >= 2 {
+                let candidate = WebSocketCloseCode(rawValue: UInt16(storage[0]) << 8 | UInt16(storage[1]))
+                if !candidate.isValidOnWire {
+                    failure = .protocolError
+                } else if !UTF8Validator.isValid(UnsafeRawBufferPointer(rebasing: storage[2 ..< length])) {
+                    failure = .invalidPayload
+                } else {
+                    code = candidate
+                }
+            }
+        }
+        if let failure {
+            finish(onEvent, .fail(failure))
+            return
+        }
+        phase = .finished
+        withUnsafeBytes(of: &controlStorage) { storage in
+            let reason = length >= 2 ? UnsafeRawBufferPointer(rebasing: storage[2 ..< length])
+                                     : UnsafeRawBufferPointer(rebasing: storage[0 ..< 0])
+            onEvent(.peerClosed(code: code, reason: reason))
+        }
+        releaseMessage()
+    }
+
+    private mutating func withControlPayload(_ body: (UnsafeRawBufferPointer) -> Void) {
+        let length = Int(frame.length)
+        withUnsafeBytes(of: &controlStorage) { storage in
+            body(UnsafeRawBufferPointer(rebasing: storage[0 ..< length]))
+        }
+    }
+
+    private mutating func finish(_ onEvent: (Event) -> Void, _ event: Event) {
+        phase = .finished
+        releaseMessage()
+        onEvent(event)
+    }
+
+    private mutating func releaseMessage() {
+        messageOpcode = nil
+        message = []
+    }
+}

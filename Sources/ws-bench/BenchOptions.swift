@@ -1,0 +1,88 @@
+/// The command line: `ws-bench <mode> --port P [--connections N] [--seconds S] ...`.
+struct BenchOptions {
+    enum Mode: String, CaseIterable {
+        case echo, sum, idle, codec
+        case loginChurn = "login-churn"
+    }
+
+    var mode: Mode
+    var host = "127.0.0.1"
+    var port: Int32 = 0
+    var connections = 64
+    var seconds = 5.0
+    var sessions = 10_000
+    var serverPID: Int32?
+    /// The request path; each mode has its own default.
+    var path: String?
+    /// Payload size of an echo message in bytes.
+    var messageSize = 32
+    /// idle: count a session as open at the 101 (for servers without a ready message).
+    var waitForReady = true
+    /// Upper bound on the whole run, whatever happens.
+    var timeout = 120.0
+
+    static let usage = """
+    usage: ws-bench <mode> --port P [options]
+    modes:
+      echo         --connections 64 --seconds 5 [--size 32] [--path /]
+                   one message in flight per connection; round trips/s, p50, p99
+      sum          --connections 64 --seconds 5 [--path /ws/sum]
+                   one number1 change in flight per session; sum replies/s, p50, p99
+      idle         --sessions 10000 [--server-pid PID] [--no-ready] [--path /ws/sum]
+                   opens idle sessions, waits for every ready; server RSS per session
+      login-churn  --connections 64 --seconds 5 [--path /ws/login]
+                   open, log in, wait for loginResult, close; sessions/s
+      codec        --seconds 2 (no network: the codec's decode speed; --port not needed)
+    common: --host 127.0.0.1 (loopback only) --timeout 120 (hard bound in seconds)
+    """
+
+    /// Parses `arguments` (without the program name); throws a message for the user.
+    static func parse(_ arguments: [String]) throws(BenchError) -> BenchOptions {
+        guard let first = arguments.first, let mode = Mode(rawValue: first) else {
+            throw BenchError.usage("expected a mode: \(Mode.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        var options = BenchOptions(mode: mode)
+        var index = 1
+        func value(_ name: String) throws(BenchError) -> String {
+            index += 1
+            guard index < arguments.count else { throw BenchError.usage("\(name) needs a value") }
+            return arguments[index]
+        }
+        func number<T: LosslessStringConvertible & Comparable>(_ name: String, _ type: T.Type, min: T) throws(BenchError) -> T {
+            let text = try value(name)
+            guard let parsed = T(text), parsed >= min else { throw BenchError.usage("bad value for \(name): \(text)") }
+            return parsed
+        }
+        while index < arguments.count {
+            let name = arguments[index]
+            switch name {
+            case "--port": options.port = try number(name, Int32.self, min: 1)
+            case "--host": options.host = try value(name)
+            case "--connections": options.connections = try number(name, Int.self, min: 1)
+            case "--seconds": options.seconds = try number(name, Double.self, min: 0.1)
+            case "--sessions": options.sessions = try number(name, Int.self, min: 1)
+            case "--server-pid": options.serverPID = try number(name, Int32.self, min: 1)
+            case "--path": options.path = try value(name)
+            case "--size": options.messageSize = try number(name, Int.self, min: 0)
+            case "--timeout": options.timeout = try number(name, Double.self, min: 1)
+            case "--no-ready": options.waitForReady = false
+            case "--help", "-h": throw BenchError.usage("")
+            default: throw BenchError.usage("unknown option \(name)")
+            }
+            index += 1
+        }
+        guard options.port > 0 && options.port < 65536 || mode == .codec else { throw BenchError.usage("--port is required") }
+        guard options.host == "127.0.0.1" || options.host == "localhost" else {
+            throw BenchError.usage("ws-bench only targets loopback (127.0.0.1)")
+        }
+        options.host = "127.0.0.1"
+        options.connections = min(options.connections, 10_000)
+        options.sessions = min(options.sessions, 100_000)
+        return options
+    }
+}
+
+enum BenchError: Error {
+    case usage(String)
+    case failed(String)
+}

@@ -1,0 +1,47 @@
+"""Autobahn TestSuite cases 1-10 (kosoku runner) against autobahn-echo.
+
+Every case must end OK, NON-STRICT or INFORMATIONAL in both behaviour and close
+behaviour; the test prints `N passed, M failed` and fails when M > 0."""
+import json
+import subprocess
+import tempfile
+from pathlib import Path
+
+from support import ServerProcess, free_port, tool
+
+# The suite has no section 8; 12 and 13 (permessage-deflate) are out of scope.
+SECTIONS = ["1", "2", "3", "4", "5", "6", "7", "9", "10"]
+ACCEPTED = {"OK", "NON-STRICT", "INFORMATIONAL"}
+
+
+def summarize(index_path: Path):
+    """(passed, failures) from kosoku's index.json; a failure is (case, behaviour, close behaviour)."""
+    index = json.loads(index_path.read_text())
+    passed, failures = 0, []
+    for cases in index.values():
+        for case, result in cases.items():
+            behaviour, close = result.get("behavior"), result.get("behaviorClose")
+            if behaviour in ACCEPTED and close in ACCEPTED:
+                passed += 1
+            else:
+                failures.append((case, behaviour, close))
+    return passed, failures
+
+
+def test_autobahn_cases_1_to_10():
+    port = free_port()
+    with ServerProcess("autobahn-echo", ["--port", str(port)], port), \
+            tempfile.TemporaryDirectory() as outdir:
+        command = [str(tool("kosoku"))]
+        for section in SECTIONS:
+            command += ["-i", f"{section}.*"]
+        command += ["-o", outdir, f"127.0.0.1:{port}"]
+        run = subprocess.run(command, capture_output=True, text=True, timeout=900)
+        index = Path(outdir) / "index.json"
+        assert index.exists(), f"kosoku wrote no index.json (exit {run.returncode}):\n{run.stdout}\n{run.stderr}"
+        passed, failures = summarize(index)
+    print(f"{passed} passed, {len(failures)} failed")
+    for case, behaviour, close in failures:
+        print(f"  {case}: behaviour {behaviour}, close {close}")
+    assert not failures
+    assert passed >= 300, f"only {passed} cases ran"

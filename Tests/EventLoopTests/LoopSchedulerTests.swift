@@ -1,0 +1,128 @@
+import EventLoop
+import Foundation
+import Rx
+import XCTest
+
+final class LoopSchedulerTests: XCTestCase {
+    private var runner: LoopThread!
+    private var resourcesAtStart = 0
+
+    override func setUpWithError() throws {
+        resourcesAtStart = Resources.total
+        runner = try LoopThread()
+    }
+
+    override func tearDown() {
+        MainScheduler.resetHost()
+        XCTAssertTrue(runner.stop())
+        XCTAssertTrue(eventually { Resources.total == resourcesAtStart }, "Resources.total \(Resources.total) != \(resourcesAtStart)")
+        runner = nil
+    }
+
+    func testScheduleFromAnotherThreadRunsOnTheLoop() {
+        let loop = runner.loop
+        let ranOnLoop = Locked<Bool?>(nil)
+        _ = loop.scheduler.schedule(()) { _ in
+            ranOnLoop.withLock { $0 = loop.inEventLoop }
+            return Disposables.create()
+        }
+        XCTAssertTrue(eventually { ranOnLoop.withLock { $0 } == true })
+    }
+
+    func testScheduleRelativeWaitsForTheDelay() {
+        let loop = runner.loop
+        let firedAt = Locked<Date?>(nil)
+        let start = Date()
+        _ = loop.scheduler.scheduleRelative((), dueTime: .milliseconds(80)) { _ in
+            firedAt.withLock { $0 = Date() }
+            return Disposables.create()
+        }
+        XCTAssertTrue(eventually { firedAt.withLock { $0 } != nil })
+        XCTAssertGreaterThanOrEqual(firedAt.withLock { $0 }!.timeIntervalSince(start), 0.075)
+        XCTAssertTrue(eventually { (try? self.runner.sync { loop.handleCount }) == 1 }, "the timer closed after firing")
+    }
+
+    func testDisposingBeforeTheDueTimeCancelsTheTimer() throws {
+        let loop = runner.loop
+        let fired = Locked(false)
+        let disposable = loop.scheduler.scheduleRelative((), dueTime: .milliseconds(100)) { _ in
+            fired.withLock { $0 = true }
+            return Disposables.create()
+        }
+        XCTAssertTrue(eventually { (try? self.runner.sync { loop.handleCount }) == 2 }, "a timer is armed")
+        disposable.dispose()
+        XCTAssertTrue(eventually { (try? self.runner.sync { loop.handleCount }) == 1 }, "the timer was closed")
+        usleep(200_000)
+        XCTAssertFalse(fired.withLock { $0 })
+    }
+
+    func testDisposingImmediateWorkBeforeItRunsDropsIt() throws {
+        let loop = runner.loop
+        let fired = Locked(false)
+        try runner.sync {
+            // On the loop thread the work cannot run before this turn ends.
+            let disposable = loop.scheduler.schedule(()) { _ in
+                fired.withLock { $0 = true }
+                return Disposables.create()
+            }
+            disposable.dispose()
+        }
+        _ = try runner.sync { () }
+        XCTAssertFalse(fired.withLock { $0 })
+    }
+
+    func testPeriodicWorkRepeatsUntilDisposed() {
+        let loop = runner.loop
+        let ticks = Locked(0)
+        let disposable = loop.scheduler.schedulePeriodic(0, startAfter: .milliseconds(10), period: .milliseconds(10)) { n in
+            ticks.withLock { $0 += 1 }
+            return n + 1
+        }
+        XCTAssertTrue(eventually { ticks.withLock { $0 } >= 3 })
+        disposable.dispose()
+        usleep(50_000)
+        let after = ticks.withLock { $0 }
+        usleep(100_000)
+        XCTAssertEqual(ticks.withLock { $0 }, after)
+    }
+
+    func testMainSchedulerHostedOnTheLoopRunsDelayOnTheLoopThread() {
+        let loop = runner.loop
+        MainScheduler.setHost(loop.scheduler)
+        let received = Locked<[Int]>([])
+        let onLoop = Locked(true)
+        let start = Date()
+        let subscription = Observable.of(1, 2)
+            .delay(.milliseconds(60), scheduler: MainScheduler.instance)
+            .subscribe(onNext: { value in
+                received.withLock { $0.append(value) }
+                if !loop.inEventLoop { onLoop.withLock { $0 = false } }
+            })
+        XCTAssertTrue(eventually { received.withLock { $0 } == [1, 2] })
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(start), 0.055)
+        XCTAssertTrue(onLoop.withLock { $0 })
+        subscription.dispose()
+    }
+
+    func testFollowingCurrentLoopKeepsWorkOnTheCallingLoop() throws {
+        let other = try LoopThread()
+        defer { XCTAssertTrue(other.stop()) }
+        let scheduler = LoopScheduler.followingCurrentLoop(fallback: runner.loop)
+        let fallbackLoop = runner.loop
+        let otherLoop = other.loop
+        let fromOutside = Locked<Bool?>(nil)
+        _ = scheduler.schedule(()) { _ in
+            fromOutside.withLock { $0 = fallbackLoop.inEventLoop }
+            return Disposables.create()
+        }
+        let fromOther = Locked<Bool?>(nil)
+        try other.sync {
+            _ = scheduler.scheduleRelative((), dueTime: .milliseconds(5)) { _ in
+                fromOther.withLock { $0 = otherLoop.inEventLoop }
+                return Disposables.create()
+            }
+        }
+        XCTAssertTrue(eventually { fromOutside.withLock { $0 } == true }, "from a plain thread: the fallback loop")
+        XCTAssertTrue(eventually { fromOther.withLock { $0 } == true }, "from a loop thread: that loop")
+    }
+}

@@ -1,0 +1,154 @@
+@testable import EventLoop
+import Foundation
+import Synchronization
+import XCTest
+
+/// Echoes what it reads; answers the peer's FIN with its own after the echo.
+private final class EchoDelegate: TCPConnectionDelegate {
+    let closed: Locked<Int>
+    init(closed: Locked<Int>) { self.closed = closed }
+    func connection(_ connection: TCPConnection, didRead bytes: UnsafeRawBufferPointer) { connection.write(bytes) }
+    func connectionDidReachEOF(_ connection: TCPConnection) { connection.finish() }
+    func connectionDidClose(_ connection: TCPConnection) { closed.withLock { $0 += 1 } }
+}
+
+/// Counts reads; on "go" writes `burst` bytes at once.
+private final class BurstDelegate: TCPConnectionDelegate {
+    let reads: Locked<Int>
+    let burst: Int
+    let unsentLimit: Int?
+    init(reads: Locked<Int>, burst: Int, unsentLimit: Int? = nil) {
+        self.reads = reads
+        self.burst = burst
+        self.unsentLimit = unsentLimit
+    }
+    func connection(_ connection: TCPConnection, didRead bytes: UnsafeRawBufferPointer) {
+        reads.withLock { $0 += 1 }
+        if bytes.first == UInt8(ascii: "g") {
+            if let unsentLimit { connection.maxUnsentBytes = unsentLimit }
+            let block = [UInt8](repeating: 0x61, count: 64 * 1024)
+            for _ in 0..<(burst / block.count) { connection.write(block) }
+        }
+    }
+    func connectionDidReachEOF(_ connection: TCPConnection) { connection.close() }
+    func connectionDidClose(_ connection: TCPConnection) {}
+}
+
+final class TCPTests: XCTestCase {
+    private func listen(_ runner: LoopThread, _ makeDelegate: @escaping @Sendable () -> any TCPConnectionDelegate,
+                        connection: LoopConfined<TCPConnection?>? = nil) throws -> (Int, LoopConfined<TCPListener?>) {
+        let listener = LoopConfined<TCPListener?>(nil)
+        let loop = runner.loop
+        let port = try runner.sync {
+            let l = try TCPListener(loop: loop)
+            try l.listen(host: "127.0.0.1", port: 0) { c in
+                c.delegate = makeDelegate()
+                connection?.value = c
+                c.startReading()
+            }
+            listener.value = l
+            return l.localPort
+        }
+        return (port, listener)
+    }
+
+    func testEchoAndCountsReturnToZero() throws {
+        let handlesBefore = LiveCounts.handles
+        let runner = try LoopThread()
+        let closed = Locked(0)
+        let (port, listener) = try listen(runner) { EchoDelegate(closed: closed) }
+        XCTAssertGreaterThan(port, 0)
+        do {
+            let clients = try (0..<3).map { _ in try BlockingClient(port: port) }
+            XCTAssertTrue(eventually { LiveCounts.connections == 3 })
+            for (i, client) in clients.enumerated() {
+                let message = "hello \(i) " + String(repeating: "x", count: 40_000)
+                client.send(message)
+                XCTAssertEqual(String(decoding: client.receive(count: message.utf8.count), as: UTF8.self), message)
+                client.shutdownWrite()
+                let rest = client.receiveUntilEOF()
+                XCTAssertTrue(rest.eof)
+                XCTAssertEqual(rest.bytes, [])
+            }
+        }
+        XCTAssertTrue(eventually { closed.withLock { $0 } == 3 })
+        XCTAssertEqual(LiveCounts.connections, 0)
+        try runner.sync { listener.value?.close() }
+        XCTAssertTrue(runner.stop())
+        XCTAssertEqual(LiveCounts.handles, handlesBefore)
+    }
+
+    func testListenOnBusyPortThrowsAddressInUse() throws {
+        let runner = try LoopThread()
+        let (port, _) = try listen(runner) { EchoDelegate(closed: Locked(0)) }
+        let loop = runner.loop
+        let failure: EventLoopError? = try runner.sync {
+            let second = try TCPListener(loop: loop)
+            defer { second.close() }
+            do {
+                try second.listen(host: "127.0.0.1", port: port) { _ in }
+                return nil
+            } catch let error as EventLoopError {
+                return error
+            }
+        }
+        XCTAssertEqual(failure?.isAddressInUse, true)
+        XCTAssertTrue(failure?.description.contains("address already in use") ?? false, "\(String(describing: failure))")
+        XCTAssertTrue(runner.stop())
+    }
+
+    func testBackpressurePausesReadingUntilOutputDrains() throws {
+        let runner = try LoopThread()
+        let reads = Locked(0)
+        let connection = LoopConfined<TCPConnection?>(nil)
+        // More than the kernel's socket buffers hold, so the write stays unfinished until we read.
+        let burst = 32 << 20
+        let (port, _) = try listen(runner, { BurstDelegate(reads: reads, burst: burst, unsentLimit: 2 * burst) }, connection: connection)
+        let client = try BlockingClient(port: port)
+        client.send("go")
+        XCTAssertTrue(eventually { (try? runner.sync { connection.value?.isPausedForBackpressure ?? false }) == true })
+        let readsWhilePaused = reads.withLock { $0 }
+        client.send("more")
+        usleep(200_000)
+        XCTAssertEqual(reads.withLock { $0 }, readsWhilePaused, "no reads while paused")
+        XCTAssertEqual(client.receive(count: burst).count, burst)
+        XCTAssertTrue(eventually { (try? runner.sync { connection.value?.isPausedForBackpressure ?? true }) == false })
+        XCTAssertTrue(eventually { reads.withLock { $0 } > readsWhilePaused }, "reading resumed after the drain")
+        XCTAssertEqual(try runner.sync { connection.value?.unsentBytes ?? -1 }, 0)
+        XCTAssertTrue(runner.stop())
+        XCTAssertEqual(LiveCounts.connections, 0)
+    }
+
+    func testStuckPeerIsClosedPastTheHardLimit() throws {
+        let runner = try LoopThread()
+        let connection = LoopConfined<TCPConnection?>(nil)
+        let (port, _) = try listen(runner, { BurstDelegate(reads: Locked(0), burst: 20 << 20) }, connection: connection)
+        let client = try BlockingClient(port: port)
+        client.setReceiveBuffer(4096)
+        client.send("go")
+        XCTAssertTrue(eventually { (try? runner.sync { connection.value?.isClosed ?? false }) == true })
+        XCTAssertTrue(runner.stop())
+    }
+
+    func testFinishSendsQueuedBytesThenFIN() throws {
+        final class GreetAndFinish: TCPConnectionDelegate {
+            func connection(_ connection: TCPConnection, didRead bytes: UnsafeRawBufferPointer) {
+                connection.write("bye")
+                connection.finish()
+                connection.write("ignored")
+            }
+            func connectionDidReachEOF(_ connection: TCPConnection) {}
+            func connectionDidClose(_ connection: TCPConnection) {}
+        }
+        let runner = try LoopThread()
+        let (port, _) = try listen(runner) { GreetAndFinish() }
+        let client = try BlockingClient(port: port)
+        client.send("hi")
+        let result = client.receiveUntilEOF()
+        XCTAssertEqual(String(decoding: result.bytes, as: UTF8.self), "bye")
+        XCTAssertTrue(result.eof)
+        client.shutdownWrite()
+        XCTAssertTrue(eventually { LiveCounts.connections == 0 })
+        XCTAssertTrue(runner.stop())
+    }
+}

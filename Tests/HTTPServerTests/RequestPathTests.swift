@@ -1,0 +1,37 @@
+@testable import HTTPServer
+import XCTest
+
+final class RequestPathTests: XCTestCase {
+    func testPlainPathsDecodeToSegments() {
+        XCTAssertEqual(RequestPath.check("/"), .segments([]))
+        XCTAssertEqual(RequestPath.check("/a/b.css"), .segments(["a", "b.css"]))
+        XCTAssertEqual(RequestPath.check("//a///b"), .segments(["a", "b"]))
+        XCTAssertEqual(RequestPath.check("/caf%C3%A9%20x"), .segments(["café x"]))
+    }
+
+    func testTraversalAndEncodedSeparatorsAreRefused() {
+        for path in ["/..", "/../etc/passwd", "/a/../../b", "/.", "/%2e%2e/x", "/%2E%2E/x", "/a%2f..%2fb", "/%2Fetc",
+                     "/a%5cb", "/a\\b", "/..\\x", "/.git/config", "/.env"] {
+            XCTAssertEqual(RequestPath.check(path), .refused, path)
+        }
+    }
+
+    func testMalformedPathsAreRejected() {
+        for path in ["/%00", "/a%00.html", "/%zz", "/%4", "/%", "/%ff", "/a%0a", "relative", "/a#frag"] {
+            XCTAssertEqual(RequestPath.check(path), .malformed, path)
+        }
+    }
+
+    func testHTTPDateRoundTrip() {
+        XCTAssertEqual(HTTPDate.format(784_111_777), "Sun, 06 Nov 1994 08:49:37 GMT")
+        XCTAssertEqual(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 GMT"), 784_111_777)
+        XCTAssertNil(HTTPDate.parse("Sunday, 06-Nov-94 08:49:37 GMT"))
+        XCTAssertNil(HTTPDate.parse("Sun, 06 Foo 1994 08:49:37 GMT"))
+    }
+
+    func testMediaTypes() {
+        XCTAssertEqual(MediaTypes.forFileName("index.html"), "text/html; charset=utf-8")
+        XCTAssertEqual(MediaTypes.forFileName("app.JS"), "text/javascript; charset=utf-8")
+        XCTAssertEqual(MediaTypes.forFileName("README"), "application/octet-stream")
+    }
+}

@@ -1,0 +1,54 @@
+import XCTest
+@testable import WebSocket
+
+final class WebSocketHandshakeTests: XCTestCase {
+    func testAcceptValueOfRFCExample() {
+        // RFC 6455 section 1.3.
+        XCTAssertEqual(WebSocketHandshake.acceptValue(forKey: "dGhlIHNhbXBsZSBub25jZQ=="),
+                       "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
+    }
+
+    func testAcceptValueOfAnotherKey() {
+        // Value computed independently with `printf %s KEY+GUID | openssl sha1 -binary | base64`.
+        XCTAssertEqual(WebSocketHandshake.acceptValue(forKey: "x3JJHMbDL1EzLkh9GBhXDw=="),
+                       "HSmrc0sMlYUkAGmm5OPpG2HaGWk=")
+    }
+
+    func testValidKeys() {
+        XCTAssertTrue(WebSocketHandshake.isValidKey("dGhlIHNhbXBsZSBub25jZQ=="))
+        XCTAssertTrue(WebSocketHandshake.isValidKey("  AAAAAAAAAAAAAAAAAAAAAA== "))
+        XCTAssertTrue(WebSocketHandshake.isValidKey("/////////////////////w=="))
+    }
+
+    func testInvalidKeys() {
+        XCTAssertFalse(WebSocketHandshake.isValidKey(""))
+        XCTAssertFalse(WebSocketHandshake.isValidKey("dGhlIHNhbXBsZSBub25jZQ="))     // 23 characters
+        XCTAssertFalse(WebSocketHandshake.isValidKey("dGhlIHNhbXBsZSBub25jZQ==="))   // 25
+        XCTAssertFalse(WebSocketHandshake.isValidKey("dGhlIHNhbXBsZSBub25jZQ=A"))    // not "=="
+        XCTAssertFalse(WebSocketHandshake.isValidKey("dGhlIHNhbXBsZSBub25jZ!=="))    // not base64
+        XCTAssertFalse(WebSocketHandshake.isValidKey("dGhlIHNhbXBsZSBub25jZR=="))    // stray low bits
+        XCTAssertFalse(WebSocketHandshake.isValidKey("dGhlIHNhbXBsZSBub25jZSBvaw=="))  // 20 bytes
+    }
+
+    func testVersion() {
+        XCTAssertTrue(WebSocketHandshake.isSupportedVersion("13"))
+        XCTAssertTrue(WebSocketHandshake.isSupportedVersion(" 13 "))
+        XCTAssertFalse(WebSocketHandshake.isSupportedVersion("8"))
+        XCTAssertFalse(WebSocketHandshake.isSupportedVersion("13, 8"))
+        XCTAssertFalse(WebSocketHandshake.isSupportedVersion(""))
+    }
+
+    func testHeaderTokens() {
+        XCTAssertTrue(WebSocketHandshake.headerValue("keep-alive, Upgrade", containsToken: "upgrade"))
+        XCTAssertTrue(WebSocketHandshake.headerValue("WebSocket", containsToken: "websocket"))
+        XCTAssertFalse(WebSocketHandshake.headerValue("keep-alive", containsToken: "upgrade"))
+        XCTAssertFalse(WebSocketHandshake.headerValue("upgrades", containsToken: "upgrade"))
+    }
+
+    func testSwitchingProtocolsResponse() {
+        let response = WebSocketHandshake.switchingProtocolsResponse(forKey: "dGhlIHNhbXBsZSBub25jZQ==")
+        XCTAssertTrue(response.hasPrefix("HTTP/1.1 101 Switching Protocols\r\n"))
+        XCTAssertTrue(response.contains("\r\nSec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n"))
+        XCTAssertTrue(response.hasSuffix("\r\n\r\n"))
+    }
+}
