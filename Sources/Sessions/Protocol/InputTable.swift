@@ -47,6 +47,11 @@ public struct InputTable: Sendable {
         ClientMessageReader.read(text).flatMap(resolve)
     }
 
+    /// Parses UTF-8 bytes and checks them against the inputs.
+    public func decode(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Result<Event, ProtocolError> {
+        ClientMessageReader.read(utf8: bytes).flatMap(resolve)
+    }
+
     /// Checks a parsed message against the inputs: the name must be declared; a text
     /// input needs a string value; a tap must have no value at all (not even `null`).
     public func resolve(_ message: ClientMessage) -> Result<Event, ProtocolError> {

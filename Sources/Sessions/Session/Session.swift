@@ -82,6 +82,12 @@ final class Session: @unchecked Sendable {  // mutable state is touched only on 
 
     /// Handles one client text message.
     func receive(_ text: String) {
+        var text = text
+        text.withUTF8 { receive(utf8: $0) }
+    }
+
+    /// Handles one client text message given as UTF-8 bytes (valid during the call).
+    func receive(utf8 bytes: UnsafeBufferPointer<UInt8>) {
         guard case .open(let running) = state else { return }
         metrics.messageReceived()
         let now = clock()
@@ -89,7 +95,7 @@ final class Session: @unchecked Sendable {  // mutable state is touched only on 
             refuse(ProtocolError(.rateLimited, "too many messages; slow down"))
             return
         }
-        switch wire.inputs.decode(text) {
+        switch wire.inputs.decode(utf8: bytes) {
         case .failure(let error):
             refuse(error)
         case .success(let event):
