@@ -25,9 +25,10 @@ final class SessionTests: XCTestCase {
 
     private func openSession(_ name: String, configuration: SessionConfiguration = SessionConfiguration()) -> Session {
         let clock = clock!
-        let session = Session(
-            wire: wire(name, configuration), transport: transport, configuration: configuration,
-            metrics: metrics, logger: .quiet, clock: { clock.nanoseconds })
+        let endpoint = SessionEndpoint(
+            wire: wire(name, configuration), configuration: configuration, metrics: metrics, logger: .quiet,
+            clock: { clock.nanoseconds })
+        let session = Session(endpoint: endpoint, transport: transport)
         session.open()
         return session
     }
@@ -249,7 +250,8 @@ final class SessionTests: XCTestCase {
             name: "echo", viewModel: { EchoViewModel() },
             input: { wire in EchoViewModel.Input(text: wire.text("text")) },
             outputs: [WireOutput("echo", \.echo)])
-        let session = Session(wire: echo, transport: transport, configuration: SessionConfiguration(), metrics: metrics, logger: .quiet)
+        let endpoint = SessionEndpoint(wire: echo, configuration: SessionConfiguration(), metrics: metrics, logger: .quiet)
+        let session = Session(endpoint: endpoint, transport: transport)
         session.open()
         session.receive(textMessage("text", "hi \\\"there\\\""))
         XCTAssertEqual(transport.takeSent().dropFirst(), [output("echo", "\"hi \\\"there\\\"\"")])

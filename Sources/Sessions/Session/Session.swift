@@ -14,16 +14,13 @@ import Rx
 /// elements that arrive on another thread (a scheduler that is not the loop's) hop
 /// to the owner thread before they touch the session.
 final class Session: @unchecked Sendable {  // mutable state is touched only on the transport's owner thread
-    /// The session's opaque id, sent in `ready`.
-    let id: String
-    private let wire: WireViewModel
+    private let endpoint: SessionEndpoint
     private let transport: any SessionTransport
-    private let configuration: SessionConfiguration
-    private let metrics: SessionMetrics
-    private let logger: Logger
-    /// Monotonic nanoseconds, for rate limits.
-    private let clock: @Sendable () -> UInt64
+    private let idBits = UInt64.random(in: 0...UInt64.max)
     private var state: State = .idle
+
+    /// The session's opaque id, sent in `ready`: 64 random bits in hex.
+    var id: String { String(idBits, radix: 16) }
 
     /// The session's explicit lifecycle.
     private enum State {
@@ -45,28 +42,23 @@ final class Session: @unchecked Sendable {  // mutable state is touched only on 
         }
     }
 
-    init(
-        wire: WireViewModel, transport: any SessionTransport, configuration: SessionConfiguration,
-        metrics: SessionMetrics, logger: Logger,
-        clock: @escaping @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds }
-    ) {
-        id = String(UInt64.random(in: 0...UInt64.max), radix: 16)
-        self.wire = wire
+    init(endpoint: SessionEndpoint, transport: any SessionTransport) {
+        self.endpoint = endpoint
         self.transport = transport
-        self.configuration = configuration
-        self.metrics = metrics
-        self.logger = logger
-        self.clock = clock
     }
+
+    private var wire: WireViewModel { endpoint.wire }
+    private var metrics: SessionMetrics { endpoint.metrics }
+    private var logger: Logger { endpoint.logger }
 
     /// Sends `ready`, then builds and subscribes the graph. Only the first call counts.
     func open() {
         guard case .idle = state else { return }
         metrics.sessionOpened(wire.name)
         send(ServerMessageWriter.ready(viewModel: wire.name, session: id, inputs: wire.inputs.inputs, outputs: wire.outputNames))
-        let now = clock()
+        let now = endpoint.clock()
         let running = Running(
-            messageBucket: configuration.messageLimit.map { TokenBucket($0, now: now) },
+            messageBucket: endpoint.configuration.messageLimit.map { TokenBucket($0, now: now) },
             tapBuckets: wire.tapLimits.map { limit in limit.map { TokenBucket($0, now: now) } })
         // Open before subscribing, so elements emitted on subscription are sent.
         state = .open(running)
@@ -90,8 +82,15 @@ final class Session: @unchecked Sendable {  // mutable state is touched only on 
     func receive(utf8 bytes: UnsafeBufferPointer<UInt8>) {
         guard case .open(let running) = state else { return }
         metrics.messageReceived()
-        let now = clock()
-        if running.messageBucket?.take(now: now) == false {
+        // The clock is read only when a limit applies, and at most once per message.
+        var reading: UInt64?
+        func now() -> UInt64 {
+            if let reading { return reading }
+            let time = endpoint.clock()
+            reading = time
+            return time
+        }
+        if running.messageBucket?.take(now: now()) == false {
             refuse(ProtocolError(.rateLimited, "too many messages; slow down"))
             return
         }
@@ -99,7 +98,7 @@ final class Session: @unchecked Sendable {  // mutable state is touched only on 
         case .failure(let error):
             refuse(error)
         case .success(let event):
-            if running.tapBuckets[event.index]?.take(now: now) == false {
+            if running.tapBuckets[event.index]?.take(now: now()) == false {
                 refuse(ProtocolError(.rateLimited, "too many \"\(wire.inputs.inputs[event.index].name)\" taps; wait a moment"))
                 return
             }

@@ -14,9 +14,8 @@ public enum SessionRoutes {
         let viewModels = WireCatalog.viewModels(configuration)
         let metrics = SessionMetrics(viewModels: viewModels.map(\.name))
         for wire in viewModels {
-            server.addWebSocketRoute("/ws/\(wire.name)") {
-                SessionWebSocketHandler(wire: wire, configuration: configuration, metrics: metrics, logger: logger)
-            }
+            let endpoint = SessionEndpoint(wire: wire, configuration: configuration, metrics: metrics, logger: logger)
+            server.addWebSocketRoute("/ws/\(wire.name)") { SessionWebSocketHandler(endpoint: endpoint) }
         }
         server.addRoute("/metrics") { _ in
             HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: metrics.render())

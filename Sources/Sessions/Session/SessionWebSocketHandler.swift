@@ -1,28 +1,19 @@
 import EventLoop
 import HTTPServer
-import Logging
 
 /// Binds one WebSocket connection to one `Session`: created per upgrade by the route
 /// factory, it opens the session with the connection, feeds it every text message
 /// straight from the frame's bytes, and closes it exactly once.
 final class SessionWebSocketHandler: WebSocketHandler {
-    private let wire: WireViewModel
-    private let configuration: SessionConfiguration
-    private let metrics: SessionMetrics
-    private let logger: Logger
+    private let endpoint: SessionEndpoint
     private var session: Session?
 
-    init(wire: WireViewModel, configuration: SessionConfiguration, metrics: SessionMetrics, logger: Logger) {
-        self.wire = wire
-        self.configuration = configuration
-        self.metrics = metrics
-        self.logger = logger
+    init(endpoint: SessionEndpoint) {
+        self.endpoint = endpoint
     }
 
     func webSocketDidOpen(_ connection: WebSocketConnection) {
-        let session = Session(
-            wire: wire, transport: WebSocketTransport(connection), configuration: configuration,
-            metrics: metrics, logger: logger)
+        let session = Session(endpoint: endpoint, transport: WebSocketTransport(connection))
         self.session = session
         session.open()
     }
