@@ -23,6 +23,7 @@ final class HTTPConnection {
     private var phase = Phase.reading
     private var timer: TimerHandle?
     private var timerPurpose = TimerPurpose.none
+    private var peerFinished = false
 
     init(server: HTTPServer, tcp: TCPConnection) {
         self.server = server
@@ -82,7 +83,8 @@ final class HTTPConnection {
     }
 
     private func process() {
-        while phase == .reading, let output = decoder.next() {
+        // Pipelined requests wait while the peer is not taking our responses (resumed on drain).
+        while phase == .reading, !tcp.isPausedForBackpressure, let output = decoder.next() {
             switch output {
             case .failure(let error):
                 send(.error(error.status), headOnly: false, keepAlive: false)
@@ -144,10 +146,23 @@ extension HTTPConnection: TCPConnectionDelegate {
         process()
     }
 
+    func connectionDidDrain(_ connection: TCPConnection) {
+        guard phase == .reading else { return }
+        process()
+        finishIfPeerDone()
+        tcp.flush()
+    }
+
     func connectionDidReachEOF(_ connection: TCPConnection) {
         guard phase == .reading else { return }
-        // The peer sent everything it will send; answered requests are already queued.
-        finish()
+        peerFinished = true
+        process()
+        finishIfPeerDone()
+    }
+
+    /// After the peer's FIN, finish once every buffered request was answered.
+    private func finishIfPeerDone() {
+        if peerFinished && phase == .reading && !tcp.isPausedForBackpressure { finish() }
     }
 
     func connectionDidClose(_ connection: TCPConnection) {
