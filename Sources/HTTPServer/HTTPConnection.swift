@@ -15,7 +15,7 @@ final class HTTPConnection {
     }
 
     /// What the connection timer currently measures.
-    private enum TimerPurpose { case none, head, idle }
+    private enum TimerPurpose { case none, head, idle, stalled }
 
     private let server: HTTPServer
     let tcp: TCPConnection
@@ -70,6 +70,9 @@ final class HTTPConnection {
             timer.start(after: server.configuration.headTimeout) { [unowned self] in headTimedOut() }
         case .idle:
             timer.start(after: server.configuration.idleTimeout) { [unowned self] in finish() }
+        case .stalled:
+            // The peer has not taken our answers for a whole idle timeout: give up on it.
+            timer.start(after: server.configuration.idleTimeout) { [unowned self] in tcp.close() }
         }
     }
 
@@ -94,7 +97,10 @@ final class HTTPConnection {
             }
         }
         guard phase == .reading else { return }
-        if decoder.hasPartialInput {
+        if tcp.isPausedForBackpressure {
+            // Waiting on the peer to read, not on its next request.
+            if timerPurpose != .stalled { armTimer(.stalled) }
+        } else if decoder.hasPartialInput {
             if timerPurpose != .head { armTimer(.head) }
         } else if timerPurpose != .idle {
             armTimer(.idle)

@@ -127,22 +127,6 @@ final class StaticFileIntegrationTests: XCTestCase {
         XCTAssertTrue(client.receiveUntilEOF().eof)
     }
 
-    func testPipelinedFloodIsPacedByBackpressureNotDropped() throws {
-        // 2000 requests for a 16 KiB file: 32 MiB of answers, twice the unsent-output limit.
-        let blob = [UInt8](repeating: 0x42, count: 16 * 1024)
-        try Data(blob).write(to: harness.root.appendingPathComponent("blob.bin"))
-        let client = try harness.client()
-        let count = 2000
-        client.send(String(repeating: "GET /blob.bin HTTP/1.1\r\nHost: x\r\n\r\n", count: count))
-        var answered = 0
-        while answered < count, let response = client.readResponse() {
-            XCTAssertEqual(response.status, 200)
-            XCTAssertEqual(response.body.count, blob.count)
-            answered += 1
-        }
-        XCTAssertEqual(answered, count)
-    }
-
     func testSlowHeadGets408AndIsClosed() throws {
         let client = try harness.client()
         let start = Date()
