@@ -79,10 +79,13 @@ private final class LoopScheduledAction<State>: Cancelable, @unchecked Sendable 
     func arm(after delay: Duration) {
         guard !isDisposed else { return finish() }
         do {
-            timer = try loop.scheduleTimer(after: delay) { [self] in
-                timer = nil
+            let timer = try loop.scheduleTimer(after: delay) { [self] in
+                self.timer = nil
                 run()
             }
+            // A timer closed unfired (cancel, or the loop stopping) still releases the work.
+            timer.onClose = { [self] in finish() }
+            self.timer = timer
         } catch {
             run() // no timer handle could be made: run late rather than never
         }

@@ -6,6 +6,8 @@ import CLibUV
 public final class TimerHandle: LoopHandle {
     private var body: (() -> Void)?
     private var closesAfterFiring = false
+    /// Runs in the close callback (also when the loop's stop() closes an armed timer).
+    var onClose: (() -> Void)?
 
     /// A stopped timer on `loop`; call `start` to arm it.
     public init(loop: EventLoop) throws {
@@ -39,6 +41,12 @@ public final class TimerHandle: LoopHandle {
     override func willClose() {
         uv_timer_stop(timer)
         body = nil
+    }
+
+    override func didClose() {
+        let onClose = self.onClose
+        self.onClose = nil
+        onClose?()
     }
 
     fileprivate func fire() {
