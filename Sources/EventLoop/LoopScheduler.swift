@@ -36,12 +36,14 @@ public struct LoopScheduler: SchedulerType, Sendable {
     /// Wall-clock time, as RxSwift's schedulers report it.
     public var now: RxTime { Date() }
 
+    /// Runs `action` on the target loop on a later turn (through `uv_async`).
     public func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
         let item = LoopScheduledAction(loop: targetLoop, state: state, action: action)
         item.loop.execute { item.run() }
         return item
     }
 
+    /// Runs `action` on the target loop after `dueTime` (a libuv timer); `.never` never runs.
     public func scheduleRelative<StateType>(_ state: StateType, dueTime: RxTimeInterval,
                                             action: @escaping (StateType) -> Disposable) -> Disposable {
         if case .never = dueTime { return Disposables.create() }

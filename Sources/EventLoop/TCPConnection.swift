@@ -12,6 +12,7 @@ public protocol TCPConnectionDelegate: AnyObject {
     func connectionDidDrain(_ connection: TCPConnection)
 }
 
+/// Defaults for the optional delegate methods.
 public extension TCPConnectionDelegate {
     func connectionDidDrain(_ connection: TCPConnection) {}
 }
