@@ -65,7 +65,9 @@ extension Duration {
     var milliseconds: UInt64 {
         let (seconds, attoseconds) = components
         if seconds < 0 || (seconds == 0 && attoseconds <= 0) { return 0 }
-        let ms = UInt64(seconds) * 1000 + UInt64((attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
-        return ms
+        let (whole, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1000)
+        if overflow { return .max }
+        let fraction = UInt64((attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+        return whole.addingReportingOverflow(fraction).overflow ? .max : whole + fraction
     }
 }

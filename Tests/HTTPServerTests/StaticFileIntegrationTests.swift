@@ -65,6 +65,7 @@ final class StaticFileIntegrationTests: XCTestCase {
             XCTAssertEqual(response.status, 405, method)
             XCTAssertEqual(response.headers["allow"], "GET, HEAD")
         }
+        XCTAssertEqual(try XCTUnwrap(client.request("OPTIONS", "*")).status, 405)
     }
 
     func testTraversalAttemptsNeverLeaveThePublicDirectory() throws {
