@@ -8,24 +8,7 @@ public enum ServerMessageWriter {
         viewModel: String, session: String,
         inputs: [(name: String, kind: InputKind)], outputs: [String]
     ) -> String {
-        var json = "{\"ready\":{\"viewModel\":"
-        json.appendJSONString(viewModel)
-        json.append(",\"session\":")
-        json.appendJSONString(session)
-        json.append(",\"inputs\":{")
-        for (position, input) in inputs.enumerated() {
-            if position > 0 { json.append(",") }
-            json.appendJSONString(input.name)
-            json.append(":")
-            json.appendJSONString(input.kind.rawValue)
-        }
-        json.append("},\"outputs\":[")
-        for (position, output) in outputs.enumerated() {
-            if position > 0 { json.append(",") }
-            json.appendJSONString(output)
-        }
-        json.append("]}}")
-        return json
+        ReadyMessageTemplate(viewModel: viewModel, inputs: inputs, outputs: outputs).message(session: session)
     }
 
     /// `{"output":"<name>","value":<value>}`.
@@ -62,6 +45,42 @@ public struct OutputMessageTemplate: Sendable {
         var json = head
         value.appendJSON(to: &json)
         json.append("}")
+        return json
+    }
+}
+
+/// The `ready` message of one view model, built once but for the session id.
+public struct ReadyMessageTemplate: Sendable {
+    private let head: String
+    private let tail: String
+
+    /// A template for sessions of `viewModel` with these inputs and outputs (in order).
+    public init(viewModel: String, inputs: [(name: String, kind: InputKind)], outputs: [String]) {
+        var head = "{\"ready\":{\"viewModel\":"
+        head.appendJSONString(viewModel)
+        head.append(",\"session\":")
+        var tail = ",\"inputs\":{"
+        for (position, input) in inputs.enumerated() {
+            if position > 0 { tail.append(",") }
+            tail.appendJSONString(input.name)
+            tail.append(":")
+            tail.appendJSONString(input.kind.rawValue)
+        }
+        tail.append("},\"outputs\":[")
+        for (position, output) in outputs.enumerated() {
+            if position > 0 { tail.append(",") }
+            tail.appendJSONString(output)
+        }
+        tail.append("]}}")
+        self.head = head
+        self.tail = tail
+    }
+
+    /// The message for the session `session`.
+    public func message(session: String) -> String {
+        var json = head
+        json.appendJSONString(session)
+        json.append(tail)
         return json
     }
 }

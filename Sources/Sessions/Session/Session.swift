@@ -55,7 +55,7 @@ final class Session: @unchecked Sendable {  // mutable state is touched only on 
     func open() {
         guard case .idle = state else { return }
         metrics.sessionOpened(wire.name)
-        send(ServerMessageWriter.ready(viewModel: wire.name, session: id, inputs: wire.inputs.inputs, outputs: wire.outputNames))
+        send(endpoint.ready.message(session: id))
         let now = endpoint.clock()
         let running = Running(
             messageBucket: endpoint.configuration.messageLimit.map { TokenBucket($0, now: now) },

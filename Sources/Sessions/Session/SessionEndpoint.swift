@@ -11,6 +11,8 @@ final class SessionEndpoint {
     let logger: Logger
     /// Monotonic nanoseconds, for rate limits.
     let clock: @Sendable () -> UInt64
+    /// The `ready` message but for the session id.
+    let ready: ReadyMessageTemplate
 
     init(
         wire: WireViewModel, configuration: SessionConfiguration, metrics: SessionMetrics, logger: Logger,
@@ -21,5 +23,6 @@ final class SessionEndpoint {
         self.metrics = metrics
         self.logger = logger
         self.clock = clock
+        ready = ReadyMessageTemplate(viewModel: wire.name, inputs: wire.inputs.inputs, outputs: wire.outputNames)
     }
 }
