@@ -243,8 +243,10 @@ def test_message_flood_is_rate_limited_and_the_session_goes_on(client):
     ws = client("/ws/sum")
     ws.ready(READY_SUM)
     ws.send(text("number2", "0"), text("number3", "0"))
-    ws.send(*[text("number1", str(i)) for i in range(400)])
-    lines = ws.receive(400, timeout=5)
+    # 1000 at once: the default limit (bursts of 200, then 100/s) refuses most of them
+    # unless sending them took over 8 s.
+    ws.send(*[text("number1", str(i)) for i in range(1000)])
+    lines = ws.receive(1000, timeout=5)
     sums = [line for line in lines if line.startswith('{"output"')]
     limited = [line for line in lines if not line.startswith('{"output"')]
     assert len(sums) >= 150 and limited, (len(sums), len(limited))
