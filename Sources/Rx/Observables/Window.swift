@@ -57,10 +57,12 @@ private final class WindowTimeCountSink<Element, Observer: ObserverType>: Sink<O
                     openNewWindow()
                 }
             case .error(let error):
+                timer.dispose()
                 subject.on(.error(error))
                 forwardOn(.error(error))
                 dispose()
             case .completed:
+                timer.dispose()
                 subject.on(.completed)
                 forwardOn(.completed)
                 dispose()
