@@ -87,7 +87,8 @@ private final class GroupObservable<Element>: Producer<Element> {
     override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
         let release = refCount.retain()
         let subscription = subject.subscribe(observer)
-        return Disposables.create(release, subscription)
+        // Unsubscribe first: releasing may free the subject, which must see the removal.
+        return Disposables.create(subscription, release)
     }
 }
 
