@@ -25,7 +25,10 @@ private final class TimeoutSink<Observer: ObserverType>: Sink<Observer>, Observe
     typealias Element = Observer.Element
 
     private let parent: Timeout<Element>
-    private let lock = RxLock(())
+    /// Held while handling the source's events, a timer, and `other`'s events, so a timer
+    /// firing on another thread never overlaps an event (recursive: the observer may feed
+    /// the source again).
+    let lock = RecursiveLock()
     /// Guarded by `lock`: id of the current wait, so an outdated timer does nothing.
     private var id: UInt64 = 0
     /// Guarded by `lock`: a timer fired and `other` took over.
@@ -42,33 +45,31 @@ private final class TimeoutSink<Observer: ObserverType>: Sink<Observer>, Observe
     func run() -> Disposable {
         let original = SingleAssignmentDisposable()
         subscription.disposable = original
-        startTimer()
+        lock.performLocked { startTimer() }
         original.setDisposable(parent.source.subscribe(self))
         return Disposables.create(subscription, timer)
     }
 
     func on(_ event: Event<Element>) {
-        // The source wins unless a timer already switched to `other`.
-        let sourceWins: Bool = lock.performLocked {
-            if switched { return false }
+        lock.performLocked {
+            // The source's events count only until a timer switched to `other`.
+            if switched { return }
             id &+= 1
-            return true
-        }
-        guard sourceWins else { return }
-        forwardOn(event)
-        if event.isStopEvent {
-            dispose()
-        } else {
-            startTimer()
+            forwardOn(event)
+            if event.isStopEvent {
+                dispose()
+            } else {
+                startTimer()
+            }
         }
     }
 
+    /// Called holding `lock`.
     private func startTimer() {
         if timer.isDisposed { return }
         let scheduled = SingleAssignmentDisposable()
         timer.disposable = scheduled
-        let currentId = lock.performLocked { id }
-        scheduled.setDisposable(parent.scheduler.scheduleRelative(currentId, dueTime: parent.dueTime) { [weak self] dueId in
+        scheduled.setDisposable(parent.scheduler.scheduleRelative(id, dueTime: parent.dueTime) { [weak self] dueId in
             self?.timerFired(dueId)
             return Disposables.create()
         })
@@ -76,11 +77,30 @@ private final class TimeoutSink<Observer: ObserverType>: Sink<Observer>, Observe
 
     private func timerFired(_ dueId: UInt64) {
         let timerWins: Bool = lock.performLocked {
-            switched = dueId == id
-            return switched
+            if switched || dueId != id { return false }
+            switched = true
+            return true
         }
         if timerWins {
-            subscription.disposable = parent.other.subscribe(forwarder())
+            subscription.disposable = parent.other.subscribe(TimeoutOtherObserver(parent: self))
+        }
+    }
+}
+
+/// Forwards `other`'s events under the sink's lock.
+private final class TimeoutOtherObserver<Observer: ObserverType>: ObserverType {
+    private let parent: TimeoutSink<Observer>
+
+    init(parent: TimeoutSink<Observer>) {
+        self.parent = parent
+    }
+
+    func on(_ event: Event<Observer.Element>) {
+        parent.lock.performLocked {
+            parent.forwardOn(event)
+            if event.isStopEvent {
+                parent.dispose()
+            }
         }
     }
 }
