@@ -24,31 +24,33 @@ private final class RefCountSink<ConnectableSource: ConnectableObservableType, O
     }
 
     func run() -> Disposable {
-        let subscription = parent.source.subscribe(self)
-        let counted: Bool = parent.lock.performLocked {
+        // Subscribing and connecting under the lock, and disconnecting under it too, keeps a
+        // subscriber from joining a connection that another thread is ending (it would be
+        // left on a subject the next connection no longer feeds).
+        let (subscription, counted): (Disposable, Bool) = parent.lock.performLocked {
+            let subscription = parent.source.subscribe(self)
             connectionId = parent.connectionId
             if isDisposed {
-                return false
+                return (subscription, false)
             }
             parent.count += 1
             if parent.count == 1 {
                 parent.connection = parent.source.connect()
             }
-            return true
+            return (subscription, true)
         }
         guard counted else { return subscription }
         return Disposables.create {
             subscription.dispose()
-            let connection: Disposable? = self.parent.lock.performLocked {
+            self.parent.lock.performLocked {
                 // A terminal event already ended this connection.
-                guard self.parent.connectionId == self.connectionId else { return nil }
+                guard self.parent.connectionId == self.connectionId else { return }
                 self.parent.count -= 1
-                guard self.parent.count == 0 else { return nil }
+                guard self.parent.count == 0 else { return }
                 let connection = self.parent.connection
                 self.parent.connection = nil
-                return connection
+                connection?.dispose()
             }
-            connection?.dispose()
         }
     }
 
@@ -57,15 +59,14 @@ private final class RefCountSink<ConnectableSource: ConnectableObservableType, O
         case .next:
             forwardOn(event)
         case .error, .completed:
-            let connection: Disposable? = parent.lock.performLocked {
-                guard parent.connectionId == connectionId else { return nil }
+            parent.lock.performLocked {
+                guard parent.connectionId == connectionId else { return }
                 let connection = parent.connection
                 parent.count = 0
                 parent.connectionId &+= 1
                 parent.connection = nil
-                return connection
+                connection?.dispose()
             }
-            connection?.dispose()
             forwardOn(event)
             dispose()
         }
