@@ -99,8 +99,9 @@ final class ConnectableObservableAdapter<Subject: SubjectType>: ConnectableObser
     }
 
     override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Subject.Element {
-        let subject = lock.performLocked { lazySubject }
-        return subject.subscribe(observer)
+        // Under the lock, so the observer joins the subject of the connection current at
+        // that moment and never one that a connection ending meanwhile is dropping.
+        lock.performLocked { lazySubject.subscribe(observer) }
     }
 }
 

@@ -14,6 +14,15 @@ extension ObservableType {
         }
         return ObserveOn(source: asObservable(), scheduler: scheduler)
     }
+
+    /// The RxSwift 5 name of `observe(on:)`.
+    ///
+    /// - parameter scheduler: The scheduler the events are sent on.
+    /// - returns: The sequence, observed on `scheduler`.
+    @available(*, deprecated, renamed: "observe(on:)")
+    public func observeOn(_ scheduler: ImmediateSchedulerType) -> Observable<Element> {
+        observe(on: scheduler)
+    }
 }
 
 // MARK: any scheduler
@@ -32,7 +41,7 @@ private final class ObserveOnSink<Observer: ObserverType>: Sink<Observer>, Obser
     /// Guarded by `lock`, as is `state`: the events waiting to be sent.
     private var queue = ZipQueue<Event<Element>>()
     private var state = ObserveOnState.stopped
-    /// Set once a terminal event arrived from the source (the source sends nothing after).
+    /// Guarded by `lock`: a terminal event arrived from the source.
     private var sourceStopped = false
     private let drainSubscription = SerialDisposable()
 

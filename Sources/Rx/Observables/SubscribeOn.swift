@@ -7,6 +7,15 @@ extension ObservableType {
     public func subscribe(on scheduler: ImmediateSchedulerType) -> Observable<Element> {
         SubscribeOn(source: asObservable(), scheduler: scheduler)
     }
+
+    /// The RxSwift 5 name of `subscribe(on:)`.
+    ///
+    /// - parameter scheduler: The scheduler the subscription and its disposal run on.
+    /// - returns: The sequence, subscribed on `scheduler`.
+    @available(*, deprecated, renamed: "subscribe(on:)")
+    public func subscribeOn(_ scheduler: ImmediateSchedulerType) -> Observable<Element> {
+        subscribe(on: scheduler)
+    }
 }
 
 private final class SubscribeOnSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
