@@ -36,6 +36,13 @@ final class Just<Element>: Producer<Element> {
         observer.on(.completed)
         return Disposables.create()
     }
+
+    @inlinable
+    override func subscribeErased(_ observer: AnyObserver<Element>) -> Disposable {
+        observer.on(.next(element))
+        observer.on(.completed)
+        return Disposables.create()
+    }
 }
 
 private final class JustScheduledSink<Observer: ObserverType>: Sink<Observer> {
