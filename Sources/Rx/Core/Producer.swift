@@ -96,9 +96,9 @@ final class SinkDisposer: Cancelable {
     /// Written before `sinkAndSubscriptionSet` is published, then used by whichever thread
     /// sees both flags first.
     @usableFromInline
-    var sink: Disposable?
+    @exclusivity(unchecked) var sink: Disposable?
     @usableFromInline
-    var subscription: Disposable?
+    @exclusivity(unchecked) var subscription: Disposable?
 
     @inlinable
     init() {}

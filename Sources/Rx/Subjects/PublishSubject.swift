@@ -12,14 +12,14 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
     let lock = RxLock(())
     /// Guarded by `lock`, as are the three below.
     @usableFromInline
-    var observers = SubjectObserverList()
+    @exclusivity(unchecked) var observers = SubjectObserverList()
     /// Set by the terminal event; `stoppedError` is its error, if any.
     @usableFromInline
-    var stopped = false
+    @exclusivity(unchecked) var stopped = false
     @usableFromInline
-    var stoppedError: Swift.Error?
+    @exclusivity(unchecked) var stoppedError: Swift.Error?
     @usableFromInline
-    var disposed = false
+    @exclusivity(unchecked) var disposed = false
 
     #if DEBUG
     private let synchronizationTracker = SynchronizationTracker()
