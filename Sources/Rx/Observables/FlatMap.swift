@@ -85,6 +85,16 @@ final class FlatMapSink<SourceElement, SourceSequence: ObservableConvertibleType
 
     @inlinable
     func subscribeInner(_ source: Observable<Observer.Element>) {
+        if let just = source as? Just<Observer.Element> {
+            // A `just` inner sequence sends its element and completes during the subscription;
+            // forwarding the element directly gives the same events without the subscription.
+            lock.performLocked {
+                if !innersDisposed {
+                    forwardOn(.next(just.element))
+                }
+            }
+            return
+        }
         let inner = Inner(parent: self)
         let added: Bool = lock.performLocked {
             if innersDisposed { return false }

@@ -67,6 +67,24 @@ final class FlatMapLatestSink<SourceElement, SourceSequence: ObservableConvertib
                 }
                 return
             }
+            if let just = source as? Just<Observer.Element> {
+                // A `just` inner sequence replaces the current one, sends its element and
+                // completes during the subscription: apply those events directly.
+                let replaced: Inner? = lock.performLocked {
+                    if innerDisposed { return nil }
+                    latest += 1
+                    let replaced = current
+                    current = nil
+                    forwardOn(.next(just.element))
+                    if stopped {
+                        forwardOn(.completed)
+                        dispose()
+                    }
+                    return replaced
+                }
+                replaced?.dispose()
+                return
+            }
             let inner = Inner(parent: self)
             let previous: (replaced: Inner?, started: Bool) = lock.performLocked {
                 if innerDisposed { return (nil, false) }
