@@ -134,6 +134,11 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
     /// The subject itself.
     public func asObserver() -> PublishSubject<Element> { self }
 
+    deinit {
+        // Observers still registered are released with the subject.
+        Resources.counter.wrappingSubtract(observers.count, ordering: .relaxed)
+    }
+
     /// Removes every observer; later subscribers get `RxError.disposed`.
     public func dispose() {
         let count: Int = lock.performLocked {

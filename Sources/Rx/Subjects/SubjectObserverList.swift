@@ -54,10 +54,11 @@ struct SubjectObserverList {
 final class SubjectSubscription<Element>: Disposable {
     @usableFromInline
     let handler: (Event<Element>) -> Void
-    /// Strong, as in RxSwift: the subject keeps the subscription in its list and the
-    /// subscription keeps the subject; removal from the list breaks the cycle.
+    /// Weak: the subject's list holds the subscription, so a strong reference back would keep
+    /// a forgotten subject alive; a subject released with observers still registered
+    /// uncounts them in its deinit.
     @usableFromInline
-    let owner: SubjectSubscriptionOwner
+    weak var owner: SubjectSubscriptionOwner?
 
     @inlinable
     init(handler: @escaping (Event<Element>) -> Void, owner: SubjectSubscriptionOwner) {
@@ -67,7 +68,7 @@ final class SubjectSubscription<Element>: Disposable {
 
     @inlinable
     func dispose() {
-        owner.unsubscribe(self)
+        owner?.unsubscribe(self)
     }
 }
 
