@@ -1,0 +1,73 @@
+/// An observable sequence with a guarantee about its shape, given by `Trait`
+/// (`Single`: one element or an error; `Maybe`: at most one element; `Completable`: no element).
+///
+/// It wraps an `Observable` whose events keep to the trait's rules.
+public struct PrimitiveSequence<Trait, Element> {
+    let source: Observable<Element>
+
+    /// Wraps `source`, which must keep to the trait's rules.
+    init(raw source: Observable<Element>) {
+        self.source = source
+    }
+}
+
+/// A type that is a `PrimitiveSequence` (lets extensions constrain `Trait`).
+public protocol PrimitiveSequenceType {
+    /// The trait: `SingleTrait`, `MaybeTrait` or `CompletableTrait`.
+    associatedtype Trait
+    /// Type of the element.
+    associatedtype Element
+
+    /// The sequence itself.
+    var primitiveSequence: PrimitiveSequence<Trait, Element> { get }
+}
+
+extension PrimitiveSequence: PrimitiveSequenceType {
+    /// The sequence itself.
+    public var primitiveSequence: PrimitiveSequence<Trait, Element> { self }
+}
+
+extension PrimitiveSequence: ObservableConvertibleType {
+    /// The events of the sequence as an `Observable`.
+    public func asObservable() -> Observable<Element> {
+        source
+    }
+}
+
+extension PrimitiveSequence {
+    /// A sequence that calls `factory` for each subscriber and subscribes it to the result;
+    /// a thrown error is sent as the sequence's error.
+    ///
+    /// - parameter factory: Makes the sequence for one subscriber.
+    /// - returns: The sequence.
+    public static func deferred(_ factory: @escaping () throws -> PrimitiveSequence<Trait, Element>) -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(raw: Observable.deferred { try factory().asObservable() })
+    }
+
+    /// Shifts the sequence's events later by `dueTime`, on `scheduler` (errors are not delayed).
+    ///
+    /// - returns: The delayed sequence.
+    public func delay(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(raw: source.delay(dueTime, scheduler: scheduler))
+    }
+
+    /// Runs side effects for the events and lifetime of each subscription (see `Observable.do`).
+    ///
+    /// - returns: The same sequence, with the side effects.
+    public func `do`(
+        onNext: ((Element) throws -> Void)? = nil,
+        onError: ((Swift.Error) throws -> Void)? = nil,
+        onCompleted: (() throws -> Void)? = nil,
+        onSubscribe: (() -> Void)? = nil,
+        onDispose: (() -> Void)? = nil
+    ) -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(raw: source.do(onNext: onNext, onError: onError, onCompleted: onCompleted, onSubscribe: onSubscribe, onDispose: onDispose))
+    }
+
+    /// Prints the sequence's events (see `Observable.debug`).
+    ///
+    /// - returns: The same sequence.
+    public func debug(_ identifier: String? = nil, trimOutput: Bool = false, file: String = #file, line: UInt = #line, function: String = #function) -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(raw: source.debug(identifier, trimOutput: trimOutput, file: file, line: line, function: function))
+    }
+}
