@@ -70,14 +70,17 @@ private final class DoSink<Observer: ObserverType>: Sink<Observer>, ObserverType
             return
         }
         forwardOn(event)
-        if event.isStopEvent {
-            dispose()
-        }
         do {
             try afterEventHandler(event)
         } catch {
-            // After a terminal event the sink is disposed and this error goes nowhere.
-            forwardOn(.error(error))
+            // After a terminal event the observer has stopped: the error goes nowhere.
+            if !event.isStopEvent {
+                forwardOn(.error(error))
+            }
+            dispose()
+            return
+        }
+        if event.isStopEvent {
             dispose()
         }
     }

@@ -33,6 +33,11 @@ final class Resubscription<Element> {
         }
     }
 
+    /// Disposes the current subscription (its source failed) and keeps resubscribing possible.
+    func disposeCurrent() {
+        subscription.disposable = Disposables.create()
+    }
+
     /// Takes the pending request, or ends the loop when there is none or it was disposed.
     private func takePending() -> Bool {
         let disposed = subscription.isDisposed

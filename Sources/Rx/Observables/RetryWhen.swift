@@ -54,15 +54,24 @@ private final class RetryWhenSink<Trigger, Observer: ObserverType>: Sink<Observe
         return Disposables.create(resubscription.subscription, triggerSubscription)
     }
 
+    /// Sends the terminal `event` and stops, cancelling a resubscription asked for meanwhile
+    /// (called holding `lock`).
+    func finish(_ event: Event<Element>) {
+        forwardOn(event)
+        resubscription.subscription.dispose()
+        dispose()
+    }
+
     func on(_ event: Event<Element>) {
         lock.performLocked {
             switch event {
             case .next:
                 forwardOn(event)
             case .completed:
-                forwardOn(event)
-                dispose()
+                finish(.completed)
             case .error(let error):
+                // The failed subscription ends now, whenever the trigger answers.
+                resubscription.disposeCurrent()
                 errors.onNext(error)
             }
         }
@@ -82,11 +91,9 @@ private final class RetryWhenTriggerObserver<Trigger, Observer: ObserverType>: O
             case .next:
                 parent.resubscription.request(parent)
             case .error(let error):
-                parent.forwardOn(.error(error))
-                parent.dispose()
+                parent.finish(.error(error))
             case .completed:
-                parent.forwardOn(.completed)
-                parent.dispose()
+                parent.finish(.completed)
             }
         }
     }
