@@ -73,6 +73,6 @@ final class ObservableCatchTests: RxTestCase {
             subscription.dispose()
         }
         XCTAssertEqual(values, [1, 2])
-        XCTAssertEqual(anomalies.contains(.reentrancy), reentrancyIsReported)
+        XCTAssertEqual(anomalies.contains(.reentrancy), reentrancyIsTracked)
     }
 }

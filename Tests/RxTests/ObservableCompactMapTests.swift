@@ -54,6 +54,6 @@ final class ObservableCompactMapTests: RxTestCase {
             subscription.dispose()
         }
         XCTAssertEqual(values, [1, 3])
-        XCTAssertEqual(anomalies.contains(.reentrancy), reentrancyIsReported)
+        XCTAssertEqual(anomalies.contains(.reentrancy), reentrancyIsTracked)
     }
 }

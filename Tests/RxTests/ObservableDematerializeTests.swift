@@ -55,6 +55,6 @@ final class ObservableDematerializeTests: RxTestCase {
             subscription.dispose()
         }
         XCTAssertEqual(events, [.next(1), .completed])
-        XCTAssertEqual(anomalies.contains(.reentrancy), reentrancyIsReported)
+        XCTAssertEqual(anomalies.contains(.reentrancy), reentrancyIsTracked)
     }
 }

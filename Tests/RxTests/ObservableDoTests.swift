@@ -91,6 +91,6 @@ final class ObservableDoTests: RxTestCase {
             subscription.dispose()
         }
         XCTAssertEqual(values, [1, 2])
-        XCTAssertEqual(anomalies.contains(.reentrancy), reentrancyIsReported)
+        XCTAssertEqual(anomalies.contains(.reentrancy), reentrancyIsTracked)
     }
 }

@@ -48,6 +48,6 @@ final class ObservableEnumeratedTests: RxTestCase {
             subscription.dispose()
         }
         XCTAssertEqual(values, ["0:first", "1:again", "2:last"])
-        XCTAssertEqual(anomalies.contains(.reentrancy), reentrancyIsReported)
+        XCTAssertEqual(anomalies.contains(.reentrancy), reentrancyIsTracked)
     }
 }

@@ -46,6 +46,6 @@ final class ObservableMaterializeTests: RxTestCase {
             subscription.dispose()
         }
         XCTAssertEqual(events, [.next(1), .error(testError)])
-        XCTAssertEqual(anomalies.contains(.reentrancy), reentrancyIsReported)
+        XCTAssertEqual(anomalies.contains(.reentrancy), reentrancyIsTracked)
     }
 }

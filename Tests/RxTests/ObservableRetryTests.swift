@@ -101,7 +101,7 @@ final class ObservableRetryTests: RxTestCase {
         subjects[1].onNext(2)
         XCTAssertEqual(values, [1, 2])
         XCTAssertFalse(subjects[0].hasObservers)
-        XCTAssertEqual(anomalies.contains(.reentrancy), reentrancyIsReported)
+        XCTAssertEqual(anomalies.contains(.reentrancy), reentrancyIsTracked)
         subscription.dispose()
         XCTAssertFalse(subjects[1].hasObservers)
     }

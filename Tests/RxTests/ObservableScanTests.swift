@@ -71,6 +71,6 @@ final class ObservableScanTests: RxTestCase {
             subscription.dispose()
         }
         XCTAssertEqual(values, [1, 11, 111])
-        XCTAssertEqual(anomalies.contains(.reentrancy), reentrancyIsReported)
+        XCTAssertEqual(anomalies.contains(.reentrancy), reentrancyIsTracked)
     }
 }

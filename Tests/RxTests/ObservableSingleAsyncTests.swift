@@ -65,6 +65,6 @@ final class ObservableSingleAsyncTests: RxTestCase {
             subscription.dispose()
         }
         XCTAssertEqual(events, [.next(1), .error(RxError.moreThanOneElement)])
-        XCTAssertEqual(anomalies.contains(.reentrancy), reentrancyIsReported)
+        XCTAssertEqual(anomalies.contains(.reentrancy), reentrancyIsTracked)
     }
 }

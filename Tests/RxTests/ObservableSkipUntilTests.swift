@@ -74,6 +74,6 @@ final class ObservableSkipUntilTests: RxTestCase {
             subscription.dispose()
         }
         XCTAssertEqual(values, [2, 3])
-        XCTAssertEqual(anomalies.contains(.reentrancy), reentrancyIsReported)
+        XCTAssertEqual(anomalies.contains(.reentrancy), reentrancyIsTracked)
     }
 }

@@ -58,6 +58,6 @@ final class ObservableSkipWhileTests: RxTestCase {
             subscription.dispose()
         }
         XCTAssertEqual(values, [5, 1])
-        XCTAssertEqual(anomalies.contains(.reentrancy), reentrancyIsReported)
+        XCTAssertEqual(anomalies.contains(.reentrancy), reentrancyIsTracked)
     }
 }

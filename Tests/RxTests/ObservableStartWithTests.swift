@@ -54,6 +54,6 @@ final class ObservableStartWithTests: RxTestCase {
             subscription.dispose()
         }
         XCTAssertEqual(values, [0, 1, 2])
-        XCTAssertEqual(anomalies.contains(.reentrancy), reentrancyIsReported)
+        XCTAssertEqual(anomalies.contains(.reentrancy), reentrancyIsTracked)
     }
 }

@@ -65,6 +65,6 @@ final class ObservableSwitchIfEmptyTests: RxTestCase {
             subscription.dispose()
         }
         XCTAssertEqual(values, [1, 2])
-        XCTAssertEqual(anomalies.contains(.reentrancy), reentrancyIsReported)
+        XCTAssertEqual(anomalies.contains(.reentrancy), reentrancyIsTracked)
     }
 }

@@ -70,6 +70,6 @@ final class ObservableTakeWhileTests: RxTestCase {
             subscription.dispose()
         }
         XCTAssertEqual(events, [.next(1), .completed])
-        XCTAssertEqual(anomalies.contains(.reentrancy), reentrancyIsReported)
+        XCTAssertEqual(anomalies.contains(.reentrancy), reentrancyIsTracked)
     }
 }

@@ -95,6 +95,6 @@ final class ObservableUsingTests: RxTestCase {
             subscription.dispose()
         }
         XCTAssertEqual(values, [1, 2])
-        XCTAssertEqual(anomalies.contains(.reentrancy), reentrancyIsReported)
+        XCTAssertEqual(anomalies.contains(.reentrancy), reentrancyIsTracked)
     }
 }

@@ -99,6 +99,35 @@ final class PrimitiveSequenceTests: RxTestCase {
         XCTAssertEqual(try Single.just(2).asCompletable().toBlocking(timeout: 5).toArray().count, 0)
     }
 
+    func testSingleDoDelayAndThrowingHandler() {
+        let scheduler = TestScheduler(initialClock: 0)
+        var log: [String] = []
+        let res = scheduler.start {
+            Single.just(4)
+                .do(onSuccess: { log.append("success \($0)") }, afterSuccess: { log.append("after \($0)") }, onSubscribe: { log.append("subscribe") }, onDispose: { log.append("dispose") })
+                .delay(.seconds(10), scheduler: scheduler)
+                .asObservable()
+        }
+        XCTAssertEqual(res.events, [.next(210, 4), .completed(210)])
+        XCTAssertEqual(log, ["subscribe", "success 4", "after 4", "dispose"])
+
+        let thrown = scheduler.start(created: 1100, subscribed: 1200, disposed: 2000) {
+            Single.just(4).do(onSuccess: { _ in throw testError }).asObservable()
+        }
+        XCTAssertEqual(thrown.events, [.error(1200, testError)])
+    }
+
+    func testMaybeAndCompletableDo() {
+        var log: [String] = []
+        let maybe = Maybe<Int>.empty().do(onNext: { log.append("next \($0)") }, onCompleted: { log.append("maybe completed") })
+            .subscribe()
+        let completable = Completable.error(testError).do(onError: { log.append("error \($0)") }, onCompleted: { log.append("never") })
+            .subscribe(onError: { _ in log.append("handled") })
+        XCTAssertEqual(log, ["maybe completed", "error TestError(1)", "handled"])
+        maybe.dispose()
+        completable.dispose()
+    }
+
     // MARK: Maybe
 
     func testMaybeCreateSuccessEmptyAndError() {

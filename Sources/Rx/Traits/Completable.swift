@@ -102,6 +102,22 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Neve
         Completable(raw: Observable.never())
     }
 
+    /// Runs side effects for the result and the lifetime of each subscription (see
+    /// `Observable.do`); an error thrown by a handler fails the `Completable`.
+    ///
+    /// - returns: The same `Completable`, with the side effects.
+    public func `do`(
+        onError: ((Swift.Error) throws -> Void)? = nil,
+        afterError: ((Swift.Error) throws -> Void)? = nil,
+        onCompleted: (() throws -> Void)? = nil,
+        afterCompleted: (() throws -> Void)? = nil,
+        onSubscribe: (() -> Void)? = nil,
+        onSubscribed: (() -> Void)? = nil,
+        onDispose: (() -> Void)? = nil
+    ) -> Completable {
+        Completable(raw: primitiveSequence.source.do(onError: onError, afterError: afterError, onCompleted: onCompleted, afterCompleted: afterCompleted, onSubscribe: onSubscribe, onSubscribed: onSubscribed, onDispose: onDispose))
+    }
+
     /// Subscribes to `second` once this `Completable` completes (an error skips it).
     ///
     /// - returns: A `Completable` that completes when both have.

@@ -133,6 +133,24 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
         Maybe(raw: primitiveSequence.source.flatMap { try selector($0).asObservable() })
     }
 
+    /// Runs side effects for the result and the lifetime of each subscription (see
+    /// `Observable.do`); an error thrown by a handler fails the `Maybe`.
+    ///
+    /// - returns: The same `Maybe`, with the side effects.
+    public func `do`(
+        onNext: ((Element) throws -> Void)? = nil,
+        afterNext: ((Element) throws -> Void)? = nil,
+        onError: ((Swift.Error) throws -> Void)? = nil,
+        afterError: ((Swift.Error) throws -> Void)? = nil,
+        onCompleted: (() throws -> Void)? = nil,
+        afterCompleted: (() throws -> Void)? = nil,
+        onSubscribe: (() -> Void)? = nil,
+        onSubscribed: (() -> Void)? = nil,
+        onDispose: (() -> Void)? = nil
+    ) -> Maybe<Element> {
+        Maybe(raw: primitiveSequence.source.do(onNext: onNext, afterNext: afterNext, onError: onError, afterError: afterError, onCompleted: onCompleted, afterCompleted: afterCompleted, onSubscribe: onSubscribe, onSubscribed: onSubscribed, onDispose: onDispose))
+    }
+
     /// A `Single` of the element, or of `default` if the `Maybe` is empty.
     ///
     /// - returns: The `Single`.

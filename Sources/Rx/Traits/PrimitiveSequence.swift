@@ -51,19 +51,6 @@ extension PrimitiveSequence {
         PrimitiveSequence(raw: source.delay(dueTime, scheduler: scheduler))
     }
 
-    /// Runs side effects for the events and lifetime of each subscription (see `Observable.do`).
-    ///
-    /// - returns: The same sequence, with the side effects.
-    public func `do`(
-        onNext: ((Element) throws -> Void)? = nil,
-        onError: ((Swift.Error) throws -> Void)? = nil,
-        onCompleted: (() throws -> Void)? = nil,
-        onSubscribe: (() -> Void)? = nil,
-        onDispose: (() -> Void)? = nil
-    ) -> PrimitiveSequence<Trait, Element> {
-        PrimitiveSequence(raw: source.do(onNext: onNext, onError: onError, onCompleted: onCompleted, onSubscribe: onSubscribe, onDispose: onDispose))
-    }
-
     /// Prints the sequence's events (see `Observable.debug`).
     ///
     /// - returns: The same sequence.

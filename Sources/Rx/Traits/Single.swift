@@ -137,6 +137,22 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
         Single(raw: primitiveSequence.source.catchAndReturn(element))
     }
 
+    /// Runs side effects for the result and the lifetime of each subscription (see
+    /// `Observable.do`); an error thrown by a handler fails the `Single`.
+    ///
+    /// - returns: The same `Single`, with the side effects.
+    public func `do`(
+        onSuccess: ((Element) throws -> Void)? = nil,
+        afterSuccess: ((Element) throws -> Void)? = nil,
+        onError: ((Swift.Error) throws -> Void)? = nil,
+        afterError: ((Swift.Error) throws -> Void)? = nil,
+        onSubscribe: (() -> Void)? = nil,
+        onSubscribed: (() -> Void)? = nil,
+        onDispose: (() -> Void)? = nil
+    ) -> Single<Element> {
+        Single(raw: primitiveSequence.source.do(onNext: onSuccess, afterNext: afterSuccess, onError: onError, afterError: afterError, onSubscribe: onSubscribe, onSubscribed: onSubscribed, onDispose: onDispose))
+    }
+
     /// The `Single` as a `Maybe`.
     public func asMaybe() -> Maybe<Element> {
         Maybe(raw: primitiveSequence.source)
