@@ -1,4 +1,6 @@
+import Foundation
 import Rx
+import RxBlocking
 import RxTest
 import XCTest
 
@@ -103,5 +105,39 @@ final class ObservableRetryWhenTests: RxTestCase {
         XCTAssertEqual(events, [.completed])
         XCTAssertEqual(subscribed, 0)
         immediate.dispose()
+    }
+
+    func testRetryWhenTriggerOnAnotherQueue() throws {
+        let queue = SerialDispatchQueueScheduler(internalSerialQueueName: "retry-trigger")
+        let attempts = AttemptCounter()
+        let source = Observable<Int>.deferred {
+            let attempt = attempts.next()
+            return attempt < 3 ? .error(testError) : .just(attempt)
+        }
+        let values = try source
+            .retry(when: { (errors: Observable<Error>) in errors.delay(.milliseconds(2), scheduler: queue) })
+            .toBlocking(timeout: 5)
+            .toArray()
+        XCTAssertEqual(values, [3])
+        XCTAssertEqual(attempts.count, 3)
+    }
+}
+
+/// Counts attempts made from any thread.
+private final class AttemptCounter: @unchecked Sendable { // `lock` guards `value`
+    private let lock = NSLock()
+    private var value = 0
+
+    func next() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        value += 1
+        return value
+    }
+
+    var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
     }
 }

@@ -1,4 +1,5 @@
 import Rx
+import RxBlocking
 import RxTest
 import XCTest
 
@@ -105,5 +106,20 @@ final class ObservableTakeTests: RxTestCase {
         XCTAssertEqual(observer.events, [.next(120, 1), .next(120, 2), .completed(150)])
         XCTAssertEqual(anomalies.contains(.reentrancy), reentrancyIsTracked)
         subscription?.dispose()
+    }
+
+    func testTakeForDurationWithSourceAndTimerOnDifferentQueues() throws {
+        let source = SerialDispatchQueueScheduler(internalSerialQueueName: "take-source")
+        let timer = ConcurrentDispatchQueueScheduler(qos: .default)
+        var values: [Int] = []
+        let anomalies = recordingAnomalies {
+            values = (try? Observable<Int>.interval(.milliseconds(2), scheduler: source)
+                .take(for: .milliseconds(40), scheduler: timer)
+                .toBlocking(timeout: 5)
+                .toArray()) ?? [-1]
+        }
+        XCTAssertFalse(values.isEmpty)
+        XCTAssertEqual(values, Array(0..<values.count))
+        XCTAssertFalse(anomalies.contains(.concurrentAccess))
     }
 }
