@@ -128,6 +128,27 @@ final class PrimitiveSequenceTests: RxTestCase {
         completable.dispose()
     }
 
+    func testSingleCatchAndRetry() throws {
+        XCTAssertEqual(try Single<Int>.error(testError).catch { _ in .just(8) }.toBlocking(timeout: 5).single(), 8)
+
+        var attempts = 0
+        let flaky = Single<Int>.deferred {
+            attempts += 1
+            return attempts < 3 ? .error(testError) : .just(attempts)
+        }
+        XCTAssertEqual(try flaky.retry(3).toBlocking(timeout: 5).single(), 3)
+
+        attempts = 0
+        XCTAssertThrowsError(try flaky.retry(2).toBlocking(timeout: 5).single()) { XCTAssertEqual($0 as? TestError, testError) }
+
+        attempts = 0
+        let scheduler = TestScheduler(initialClock: 0)
+        let res = scheduler.start {
+            flaky.retry(when: { (errors: Observable<Error>) in errors.delay(.seconds(10), scheduler: scheduler) }).asObservable()
+        }
+        XCTAssertEqual(res.events, [.next(220, 3), .completed(220)])
+    }
+
     // MARK: Maybe
 
     func testMaybeCreateSuccessEmptyAndError() {

@@ -51,6 +51,37 @@ extension PrimitiveSequence {
         PrimitiveSequence(raw: source.delay(dueTime, scheduler: scheduler))
     }
 
+    /// On an error, continues with the sequence `handler` makes from it (see `Observable.catch`).
+    ///
+    /// - returns: The sequence, or its replacement after an error.
+    public func `catch`(_ handler: @escaping (Swift.Error) throws -> PrimitiveSequence<Trait, Element>) -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(raw: source.catch { try handler($0).asObservable() })
+    }
+
+    /// On an error, subscribes again, up to `maxAttemptCount` subscriptions in all (see
+    /// `Observable.retry(_:)`).
+    ///
+    /// - returns: The sequence, through up to `maxAttemptCount` subscriptions.
+    public func retry(_ maxAttemptCount: Int) -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(raw: source.retry(maxAttemptCount))
+    }
+
+    /// On an error, subscribes again when the trigger made from the errors asks for it (see
+    /// `Observable.retry(when:)`).
+    ///
+    /// - returns: The sequence, through the resubscriptions the trigger asks for.
+    public func retry<TriggerObservable: ObservableType, Error: Swift.Error>(when notificationHandler: @escaping (Observable<Error>) -> TriggerObservable) -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(raw: source.retry(when: notificationHandler))
+    }
+
+    /// On an error, subscribes again when the trigger made from the errors asks for it (see
+    /// `Observable.retry(when:)`).
+    ///
+    /// - returns: The sequence, through the resubscriptions the trigger asks for.
+    public func retry<TriggerObservable: ObservableType>(when notificationHandler: @escaping (Observable<Swift.Error>) -> TriggerObservable) -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(raw: source.retry(when: notificationHandler))
+    }
+
     /// Prints the sequence's events (see `Observable.debug`).
     ///
     /// - returns: The same sequence.
