@@ -149,6 +149,27 @@ final class PrimitiveSequenceTests: RxTestCase {
         XCTAssertEqual(res.events, [.next(220, 3), .completed(220)])
     }
 
+    func testSingleSubscribeWithObjectHoldsItWeakly() {
+        final class Owner {
+            var values: [Int] = []
+        }
+        var owner: Owner? = Owner()
+        let subject = PublishSubject<Int>()
+        var failures = 0
+        let subscription = subject.asSingle().subscribe(with: owner!, onSuccess: { owner, value in owner.values.append(value) }, onFailure: { _, _ in failures += 1 })
+        subject.onNext(5)
+        subject.onCompleted()
+        XCTAssertEqual(owner?.values, [5])
+        subscription.dispose()
+
+        let later = PublishSubject<Int>()
+        let second = later.asSingle().subscribe(with: owner!, onSuccess: { owner, value in owner.values.append(value) }, onFailure: { _, _ in failures += 1 })
+        owner = nil
+        later.onError(testError)
+        XCTAssertEqual(failures, 0)
+        second.dispose()
+    }
+
     // MARK: Maybe
 
     func testMaybeCreateSuccessEmptyAndError() {

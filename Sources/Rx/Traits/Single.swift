@@ -80,6 +80,27 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
         return Disposables.create(subscription, disposable)
     }
 
+    /// Subscribes closures that receive `object` (held weakly) with the element, the error
+    /// and disposal; results after `object` is deallocated are ignored.
+    ///
+    /// - returns: The subscription.
+    public func subscribe<Object: AnyObject>(with object: Object, onSuccess: ((Object, Element) -> Void)? = nil, onFailure: ((Object, Swift.Error) -> Void)? = nil, onDisposed: ((Object) -> Void)? = nil) -> Disposable {
+        subscribe(
+            onSuccess: { [weak object] element in
+                guard let object else { return }
+                onSuccess?(object, element)
+            },
+            onFailure: { [weak object] error in
+                guard let object else { return }
+                onFailure?(object, error)
+            },
+            onDisposed: { [weak object] in
+                guard let object else { return }
+                onDisposed?(object)
+            }
+        )
+    }
+
     /// A `Single` of `element`.
     ///
     /// - returns: The `Single`.
