@@ -76,4 +76,17 @@ final class ObservableSkipUntilTests: RxTestCase {
         XCTAssertEqual(values, [2, 3])
         XCTAssertEqual(anomalies.contains(.reentrancy), reentrancyIsTracked)
     }
+
+    func testSkipUntilOtherFailingAtSubscriptionNeverSubscribesSource() {
+        var subscribed = false
+        let source = Observable<Int>.deferred {
+            subscribed = true
+            return .never()
+        }
+        var events: [Event<Int>] = []
+        let subscription = source.skip(until: Observable<Int>.error(testError)).subscribe { events.append($0) }
+        XCTAssertEqual(events, [.error(testError)])
+        XCTAssertFalse(subscribed)
+        subscription.dispose()
+    }
 }

@@ -77,4 +77,17 @@ final class ObservableTakeUntilTests: RxTestCase {
         XCTAssertFalse(stop.hasObservers)
         subscription.dispose()
     }
+
+    func testTakeUntilOtherFiringAtSubscriptionNeverSubscribesSource() {
+        var subscribed = false
+        let source = Observable<Int>.deferred {
+            subscribed = true
+            return .never()
+        }
+        var events: [Event<Int>] = []
+        let subscription = source.take(until: Observable.just(())).subscribe { events.append($0) }
+        XCTAssertEqual(events, [.completed])
+        XCTAssertFalse(subscribed)
+        subscription.dispose()
+    }
 }

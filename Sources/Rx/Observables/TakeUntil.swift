@@ -20,6 +20,10 @@ private final class TakeUntilSink<Other, Observer: ObserverType>: Sink<Observer>
         let otherSubscription = SingleAssignmentDisposable()
         let otherObserver = TakeUntilOther(parent: self, subscription: otherSubscription)
         otherSubscription.setDisposable(parent.other.subscribe(otherObserver))
+        // `other` may have ended the sequence already: then the source is not subscribed.
+        if isDisposed {
+            return otherSubscription
+        }
         let sourceSubscription = parent.source.subscribe(self)
         return Disposables.create(otherSubscription, sourceSubscription)
     }
