@@ -27,17 +27,16 @@ final class ObservableRangeTests: RxTestCase {
         XCTAssertEqual(values, [125, 126, 127])
     }
 
-    func testRangeOnTrampolineIsSynchronousAndObserverMayDisposeIt() {
+    func testRangeOnTrampolineRunsToCompletionBeforeSubscribeReturns() {
         var values: [Int] = []
-        var subscription: Disposable?
-        subscription = Observable.range(start: 0, count: 1_000).subscribe(onNext: { value in
-            values.append(value)
-            if value == 2 { subscription?.dispose() }
-        })
-        // The trampoline runs all elements before `subscribe` returns, so the observer sees
-        // them all; the stack does not grow with the count.
-        XCTAssertEqual(values.count, 1_000)
-        subscription?.dispose()
+        var completed = false
+        let subscription = Observable.range(start: 0, count: 100_000).subscribe(onNext: { values.append($0) }, onCompleted: { completed = true })
+        // The trampoline sends every element before `subscribe` returns, one after the
+        // other (the stack does not grow with the count).
+        XCTAssertEqual(values.count, 100_000)
+        XCTAssertEqual(values.last, 99_999)
+        XCTAssertTrue(completed)
+        subscription.dispose()
     }
 
     func testRangeReentrantSubscriptionFromObserverIsQueued() {
