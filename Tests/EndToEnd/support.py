@@ -50,7 +50,7 @@ def http_get(port: int, path: str, timeout: float = 2.0):
 class ServerProcess:
     """A real server binary on 127.0.0.1, started and stopped by pid."""
 
-    def __init__(self, name: str, args, port: int, env=None, ready_path: str = "/healthz"):
+    def __init__(self, name: str, args, port: int, env=None, ready_path: str = "/healthz", cwd=None):
         self.port = port
         full_env = dict(os.environ)
         full_env.update(env or {})
@@ -58,7 +58,7 @@ class ServerProcess:
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         self._log = open(self.log_path, "wb")
         self.proc = subprocess.Popen([str(binary(name)), *args], stdout=self._log,
-                                     stderr=subprocess.STDOUT, env=full_env, cwd=REPO)
+                                     stderr=subprocess.STDOUT, env=full_env, cwd=cwd or REPO)
         self._wait_ready(ready_path)
 
     def _wait_ready(self, path: str, timeout: float = 15.0):

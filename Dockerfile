@@ -1,0 +1,34 @@
+# RxLive in a container: `build` compiles rxlive with the Swift runtime linked
+# statically; `runtime` is a slim Debian with only the two C libraries it loads.
+
+FROM swift:6.3.1-bookworm AS build
+# Versions are pinned to bookworm's series so security updates still apply.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends \
+        libuv1-dev=1.44.* libssl-dev=3.0.* pkg-config=1.8.* \
+    && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+COPY Package.swift ./
+COPY Sources ./Sources
+COPY Public ./Public
+COPY scripts/stage scripts/healthcheck ./scripts/
+RUN scripts/stage /staging
+
+FROM debian:bookworm-slim AS runtime
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends \
+        libuv1=1.44.* libssl3=3.0.* ca-certificates=20* \
+    && rm -rf /var/lib/apt/lists/* \
+    && groupadd --system --gid 10001 rxlive \
+    && useradd --system --uid 10001 --gid rxlive --no-create-home \
+        --home-dir /nonexistent --shell /usr/sbin/nologin rxlive
+# Owned by root and read-only to the server's user (rxlive, uid 10001).
+COPY --from=build /staging /opt/rxlive
+USER 10001:10001
+WORKDIR /opt/rxlive
+ENV RXLIVE_HOST=0.0.0.0
+EXPOSE 8080
+HEALTHCHECK --interval=10s --timeout=5s --start-period=5s --retries=3 \
+    CMD ["/opt/rxlive/healthcheck"]
+STOPSIGNAL SIGTERM
+ENTRYPOINT ["/opt/rxlive/rxlive"]

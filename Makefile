@@ -1,0 +1,21 @@
+# The two commands of the README: `make run` and `make test`.
+# Both install whatever is missing first (scripts/setup).
+
+.PHONY: run test setup
+
+# Build rxlive for release and serve http://127.0.0.1:8080 (Ctrl-C stops it).
+# The flags are scripts/stage's, so this binary is the container's and the
+# container test's build is reused. It runs from the repository root, where
+# it finds Public/.
+run:
+	scripts/setup runtime
+	swift build -c release --static-swift-stdlib --product rxlive
+	.build/release/rxlive
+
+# Every test: hadolint, a warning-free build, swift test, then pytest.
+test:
+	scripts/setup test
+	scripts/test
+
+setup:
+	scripts/setup test

@@ -1,0 +1,106 @@
+import ArgumentParser
+import Foundation
+import Logging
+
+/// `rxlive`: serves the page and its WebSocket form sessions.
+///
+/// Every option can also come from an environment variable; the flag wins.
+/// Bad values and a port already in use end the process with one line on
+/// standard error and exit code 2.
+struct RxLiveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rxlive",
+        abstract: "Serve the RxLive page and its WebSocket form sessions (/ws/login, /ws/sum).",
+        discussion: """
+            Each option can also be set by the environment variable named in its help; \
+            a flag wins over its variable. SIGTERM or SIGINT drains the sessions and exits 0.
+            """,
+        version: RxLiveVersion.current
+    )
+
+    @Option(help: ArgumentHelp("Address to listen on (default 127.0.0.1; env RXLIVE_HOST).", valueName: "address"))
+    var host: String?
+
+    @Option(help: ArgumentHelp("TCP port to listen on (default 8080; env RXLIVE_PORT).", valueName: "port"))
+    var port: String?
+
+    @Option(name: .customLong("public"),
+            help: ArgumentHelp("Folder of the page (default Public/ in the working directory or beside the executable; env RXLIVE_PUBLIC).",
+                               valueName: "folder"))
+    var publicDirectory: String?
+
+    @Option(help: ArgumentHelp("Seconds the simulated login request takes (default 2; env RXLIVE_LOGIN_DELAY).",
+                               valueName: "seconds"))
+    var loginDelay: String?
+
+    @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical (default info; env RXLIVE_LOG_LEVEL).",
+                               valueName: "level"))
+    var logLevel: String?
+
+    @Option(help: ArgumentHelp("Largest WebSocket message accepted (default 65536; env RXLIVE_MAX_MESSAGE_SIZE).",
+                               valueName: "bytes"))
+    var maxMessageSize: String?
+
+    @Option(help: ArgumentHelp("Seconds between pings on an idle WebSocket (default 30; env RXLIVE_PING_INTERVAL).",
+                               valueName: "seconds"))
+    var pingInterval: String?
+
+    @Option(help: ArgumentHelp("Seconds to wait for a pong before closing (default 15; env RXLIVE_PONG_TIMEOUT).",
+                               valueName: "seconds"))
+    var pongTimeout: String?
+
+    @Option(name: .customLong("allowed-origin"),
+            help: ArgumentHelp(
+                "An Origin allowed to open a WebSocket; repeat for more (default: the server's own host, and clients that send no Origin; env RXLIVE_ALLOWED_ORIGINS, comma-separated).",
+                valueName: "origin"))
+    var allowedOrigins: [String] = []
+
+    /// The configuration these flags and the process environment describe.
+    func resolvedConfiguration(environment: [String: String]) throws -> Configuration {
+        let flags = Configuration.Overrides(
+            host: host, port: port, publicDirectory: publicDirectory, loginDelay: loginDelay,
+            logLevel: logLevel, maxMessageSize: maxMessageSize, pingInterval: pingInterval,
+            pongTimeout: pongTimeout, allowedOrigins: allowedOrigins)
+        var configuration = try Configuration(flags: flags, environment: environment)
+        configuration.publicDirectory = try PublicDirectory.locate(given: configuration.publicDirectory)
+        return configuration
+    }
+
+    func run() throws {
+        let configuration = try resolvedConfiguration(environment: ProcessInfo.processInfo.environment)
+        let level = configuration.logLevel
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        try serve(configuration, logger: Logger(label: "rxlive"))
+    }
+}
+
+/// The process entry point: runs the command, turning every usage or start-up
+/// error into one line on standard error and exit code 2.
+@main
+enum RxLiveMain {
+    static func main() {
+        do {
+            var command = try RxLiveCommand.parseAsRoot()
+            try command.run()
+        } catch {
+            // --help and --version arrive here as clean exits.
+            if RxLiveCommand.exitCode(for: error) == .success {
+                RxLiveCommand.exit(withError: error)
+            }
+            fail(error)
+        }
+    }
+
+    static func fail(_ error: any Error) -> Never {
+        let message = (error as? ConfigurationError)?.description
+            ?? (error as? ServeError)?.description
+            ?? RxLiveCommand.message(for: error)
+        let oneLine = message.split(whereSeparator: \.isNewline).joined(separator: " ")
+        FileHandle.standardError.write(Data("rxlive: error: \(oneLine)\n".utf8))
+        Foundation.exit(2)
+    }
+}

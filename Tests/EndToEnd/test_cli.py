@@ -1,0 +1,147 @@
+"""The rxlive command line: help, version, configuration from flags and
+environment (flags win), and one-line errors with exit code 2."""
+import re
+import signal
+import socket
+import subprocess
+
+import pytest
+
+from support import REPO, ServerProcess, binary, free_port, http_get
+
+ENV_VARIABLES = ["RXLIVE_HOST", "RXLIVE_PORT", "RXLIVE_PUBLIC", "RXLIVE_LOGIN_DELAY", "RXLIVE_LOG_LEVEL",
+                 "RXLIVE_MAX_MESSAGE_SIZE", "RXLIVE_PING_INTERVAL", "RXLIVE_PONG_TIMEOUT",
+                 "RXLIVE_ALLOWED_ORIGINS"]
+
+
+def clean_env(**overrides):
+    """The test process's environment without any RXLIVE_* setting, plus overrides."""
+    import os
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RXLIVE_")}
+    env.update(overrides)
+    return env
+
+
+def run_rxlive(*args, env=None, cwd=REPO, timeout=20):
+    return subprocess.run([str(binary("rxlive")), *args], capture_output=True, text=True,
+                          env=env if env is not None else clean_env(), cwd=cwd, timeout=timeout)
+
+
+def make_public(tmp_path, marker):
+    public = tmp_path / marker / "Public"
+    public.mkdir(parents=True)
+    (public / "index.html").write_text(f"<!doctype html><title>{marker}</title><p>{marker}</p>\n")
+    return public
+
+
+def test_help_lists_every_option_and_its_environment_variable():
+    result = run_rxlive("--help")
+    assert result.returncode == 0, result.stderr
+    for flag in ["--host", "--port", "--public", "--login-delay", "--log-level", "--max-message-size",
+                 "--ping-interval", "--pong-timeout", "--allowed-origin", "--version", "--help"]:
+        assert flag in result.stdout, f"{flag} missing from --help"
+    # Help text wraps lines, so look for each variable in the text with line breaks removed.
+    flat = re.sub(r"\s+", "", result.stdout)
+    for variable in ENV_VARIABLES:
+        assert variable in flat, f"{variable} missing from --help"
+
+
+def test_version_prints_the_version_in_the_source():
+    declared = re.search(r'current = "([^"]+)"', (REPO / "Sources/rxlive/RxLiveVersion.swift").read_text()).group(1)
+    result = run_rxlive("--version")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == declared
+    assert re.fullmatch(r"\d+\.\d+\.\d+", declared)
+
+
+@pytest.mark.parametrize("args, env, names", [
+    (["--port", "abc"], {}, "--port"),
+    (["--port", "70000"], {}, "--port"),
+    (["--login-delay", "-1"], {}, "--login-delay"),
+    (["--ping-interval", "0"], {}, "--ping-interval"),
+    (["--max-message-size", "many"], {}, "--max-message-size"),
+    (["--log-level", "loud"], {}, "--log-level"),
+    (["--public", "/nonexistent/rxlive-public"], {}, "/nonexistent/rxlive-public"),
+    (["--no-such-flag"], {}, "--no-such-flag"),
+    (["--port"], {}, "--port"),
+    ([], {"RXLIVE_PORT": "eighty"}, "RXLIVE_PORT"),
+    ([], {"RXLIVE_LOGIN_DELAY": "soon"}, "RXLIVE_LOGIN_DELAY"),
+    ([], {"RXLIVE_LOG_LEVEL": "verbose"}, "RXLIVE_LOG_LEVEL"),
+    ([], {"RXLIVE_HOST": ""}, "RXLIVE_HOST"),
+])
+def test_bad_value_exits_2_with_one_line_naming_it(args, env, names):
+    result = run_rxlive(*args, env=clean_env(**env))
+    assert result.returncode == 2
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert names in lines[0]
+    assert result.stdout == ""
+
+
+def test_a_bad_flag_is_refused_even_with_a_good_environment_value():
+    result = run_rxlive("--log-level", "loud", env=clean_env(RXLIVE_LOG_LEVEL="info"))
+    assert result.returncode == 2 and "--log-level" in result.stderr
+
+
+def test_port_in_use_exits_2_with_one_line():
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        result = run_rxlive("--host", "127.0.0.1", "--port", str(port), "--public", str(REPO / "Public"))
+    assert result.returncode == 2
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert str(port) in lines[0]
+
+
+def test_environment_sets_port_and_public_folder(tmp_path):
+    port = free_port()
+    public = make_public(tmp_path, "from-env")
+    env = clean_env(RXLIVE_HOST="127.0.0.1", RXLIVE_PORT=str(port), RXLIVE_PUBLIC=str(public))
+    with ServerProcess("rxlive", [], port, env=env):
+        status, body = http_get(port, "/")
+        assert status == 200 and b"from-env" in body
+
+
+def test_flags_win_over_environment(tmp_path):
+    env_port, flag_port = free_port(), free_port()
+    env_public, flag_public = make_public(tmp_path, "from-env"), make_public(tmp_path, "from-flag")
+    # The bad delay in the environment is never read: the flag replaces it.
+    env = clean_env(RXLIVE_HOST="127.0.0.1", RXLIVE_PORT=str(env_port), RXLIVE_PUBLIC=str(env_public),
+                    RXLIVE_LOGIN_DELAY="soon")
+    args = ["--port", str(flag_port), "--public", str(flag_public), "--login-delay", "0.5"]
+    with ServerProcess("rxlive", args, flag_port, env=env):
+        status, body = http_get(flag_port, "/")
+        assert status == 200 and b"from-flag" in body
+        assert http_get(env_port, "/healthz", timeout=0.5)[0] == 0, "nothing may listen on the env port"
+
+
+def test_public_folder_found_in_the_working_directory(tmp_path):
+    public = make_public(tmp_path, "from-cwd")
+    port = free_port()
+    env = clean_env(RXLIVE_PORT=str(port))
+    with ServerProcess("rxlive", [], port, env=env, cwd=public.parent):
+        status, body = http_get(port, "/")
+        assert status == 200 and b"from-cwd" in body
+
+
+def test_log_level_filters_the_start_up_line():
+    port = free_port()
+    with ServerProcess("rxlive", ["--port", str(port)], port, env=clean_env()) as server:
+        pass
+    assert f"127.0.0.1:{port}" in server.log_path.read_text()
+
+    port = free_port()
+    with ServerProcess("rxlive", ["--port", str(port)], port, env=clean_env(RXLIVE_LOG_LEVEL="warning")) as server:
+        pass
+    assert f"127.0.0.1:{port}" not in server.log_path.read_text()
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_signal_stops_the_server_with_exit_0(sig):
+    port = free_port()
+    server = ServerProcess("rxlive", ["--port", str(port)], port, env=clean_env())
+    assert http_get(port, "/healthz")[0] == 200
+    assert server.stop(sig) == 0
+    assert http_get(port, "/healthz", timeout=0.5)[0] == 0
