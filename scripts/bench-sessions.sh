@@ -3,7 +3,8 @@
 # raw echo rate of the same server layer (autobahn-echo) with the same client, and login
 # churn. Builds release, starts the servers on free 127.0.0.1 ports, stops them at the end.
 # Usage: scripts/bench-sessions.sh [seconds=5] [idle-sessions=10000]
-# rxlive runs with --login-delay 0 so login-churn measures the server, not the 2 s simulation.
+# rxlive runs with --login-delay 0 (login-churn measures the server, not the 2 s simulation)
+# and --message-rate 0 (no per-session rate limit: the sum load sends ~500 messages/s each).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_RUN="${1:-5}"
@@ -27,7 +28,7 @@ cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; w
 trap cleanup EXIT
 
 RX_PORT="$(free_port)"
-"$BIN/rxlive" --port "$RX_PORT" --login-delay 0 --log-level warning >/tmp/bench-rxlive.$$.log 2>&1 &
+"$BIN/rxlive" --port "$RX_PORT" --login-delay 0 --message-rate 0 --log-level warning >/tmp/bench-rxlive.$$.log 2>&1 &
 RX_PID=$!
 PIDS+=("$RX_PID")
 ECHO_PORT="$(free_port)"
