@@ -3,6 +3,7 @@ import Rx
 
 // rx-bench: RxSwift's benchmark workloads on this library beside plain Swift closures doing
 // the same work, in the same run. Usage:
+//   Each row: best of N interleaved runs of each side (default 5), in milliseconds.
 //   swift run -c release rx-bench [--runs N] [--scale F] [--only SUBSTRING] [--rx-only|--plain-only]
 
 struct Options: Sendable {
@@ -83,15 +84,14 @@ print(String(repeating: "-", count: 84))
 var failures = 0
 for workload in workloads {
     if let only, workload.name != only, !workloads.contains(where: { $0.name == only }) ? !workload.name.contains(only) : true { continue }
-    let plain = rxOnly ? (seconds: Double.nan, checksum: 0) : measure(runs: runs, workload.plain)
-    let rx = plainOnly ? (seconds: Double.nan, checksum: 0) : measure(runs: runs, workload.rx)
-    if !rxOnly && !plainOnly && plain.checksum != rx.checksum {
-        print("checksum mismatch in \(workload.name): plain \(plain.checksum), rx \(rx.checksum)")
+    let result = measurePair(runs: runs, plain: rxOnly ? nil : workload.plain, rx: plainOnly ? nil : workload.rx)
+    if !rxOnly && !plainOnly && result.plainChecksum != result.rxChecksum {
+        print("checksum mismatch in \(workload.name): plain \(result.plainChecksum), rx \(result.rxChecksum)")
         failures += 1
     }
-    let ratio = rx.seconds / plain.seconds
+    let ratio = result.rx / result.plain
     let verdict = ratio.isNaN ? "" : (ratio <= workload.target ? "ok" : "MISS")
-    print(padRight(workload.name, 42) + formatMilliseconds(plain.seconds) + formatMilliseconds(rx.seconds)
+    print(padRight(workload.name, 42) + formatMilliseconds(result.plain) + formatMilliseconds(result.rx)
           + pad(ratio.isNaN ? "-" : String(format: "%.2fx", ratio), 10) + pad(String(format: "%.1fx", workload.target), 8) + "  " + verdict)
 }
 print("Resources.total: \(Resources.total) (at start \(resourcesAtStart)); counting is always on")
