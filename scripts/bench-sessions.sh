@@ -27,14 +27,18 @@ PIDS=()
 cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; }
 trap cleanup EXIT
 
+# The page is not needed here; an empty folder stands in when Public/ is absent.
+PUBLIC_DIR=Public
+[ -d "$PUBLIC_DIR" ] || PUBLIC_DIR="$(mktemp -d)"
 RX_PORT="$(free_port)"
-"$BIN/rxlive" --port "$RX_PORT" --login-delay 0 --message-rate 0 --log-level warning >/tmp/bench-rxlive.$$.log 2>&1 &
+RX_LOG="/tmp/bench-rxlive.$$.log"
+"$BIN/rxlive" --port "$RX_PORT" --public "$PUBLIC_DIR" --login-delay 0 --message-rate 0 --log-level warning >"$RX_LOG" 2>&1 &
 RX_PID=$!
 PIDS+=("$RX_PID")
 ECHO_PORT="$(free_port)"
 "$BIN/autobahn-echo" --port "$ECHO_PORT" >/tmp/bench-autobahn-echo.$$.log 2>&1 &
 PIDS+=($!)
-wait_port "$RX_PORT"
+wait_port "$RX_PORT" || { cat "$RX_LOG" >&2; exit 1; }
 wait_port "$ECHO_PORT"
 
 echo "== idle sessions (rxlive pid $RX_PID, fresh server)"
