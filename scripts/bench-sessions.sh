@@ -3,7 +3,8 @@
 # raw echo rate of the same server layer (autobahn-echo) with the same client, and login
 # churn. Builds release, starts the servers on free 127.0.0.1 ports, stops them at the end.
 # Usage: scripts/bench-sessions.sh [seconds=5] [idle-sessions=10000]
-# rxlive runs with --login-delay 0 so login-churn measures the server, not the 2 s simulation.
+# rxlive runs with --login-delay 0 (login-churn measures the server, not the 2 s simulation)
+# and --message-rate 0 (no per-session rate limit: the sum load sends ~500 messages/s each).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_RUN="${1:-5}"
@@ -26,14 +27,18 @@ PIDS=()
 cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; }
 trap cleanup EXIT
 
+# The page is not needed here; an empty folder stands in when Public/ is absent.
+PUBLIC_DIR=Public
+[ -d "$PUBLIC_DIR" ] || PUBLIC_DIR="$(mktemp -d)"
 RX_PORT="$(free_port)"
-"$BIN/rxlive" --port "$RX_PORT" --login-delay 0 --log-level warning >/tmp/bench-rxlive.$$.log 2>&1 &
+RX_LOG="/tmp/bench-rxlive.$$.log"
+"$BIN/rxlive" --port "$RX_PORT" --public "$PUBLIC_DIR" --login-delay 0 --message-rate 0 --log-level warning >"$RX_LOG" 2>&1 &
 RX_PID=$!
 PIDS+=("$RX_PID")
 ECHO_PORT="$(free_port)"
 "$BIN/autobahn-echo" --port "$ECHO_PORT" >/tmp/bench-autobahn-echo.$$.log 2>&1 &
 PIDS+=($!)
-wait_port "$RX_PORT"
+wait_port "$RX_PORT" || { cat "$RX_LOG" >&2; exit 1; }
 wait_port "$ECHO_PORT"
 
 echo "== idle sessions (rxlive pid $RX_PID, fresh server)"

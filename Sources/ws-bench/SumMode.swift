@@ -11,6 +11,7 @@ final class SumMode: BenchRun {
     private var replies = 0
     private var errorMessages = 0
     private var unexpected = 0
+    private var rateLimited = 0
     private var latency = LatencyRecorder()
 
     override func begin() {
@@ -36,8 +37,13 @@ final class SumMode: BenchRun {
             if text.contains("\"error\"") { errorMessages += 1 } else { unexpected += 1 }
         case .inFlight:
             if text.contains("\"error\"") {
+                // Refused: no sum will come for it. Retry a little later, so a server
+                // that rate-limits is not answered with a flood.
                 errorMessages += 1
-                send(on: connection)   // refused: no sum will come for it
+                if text.contains("rate_limited") { rateLimited += 1 }
+                loop.schedule(after: 0.01) { [unowned self] in
+                    if measuring && connection.state == .open { send(on: connection) }
+                }
             } else if text.contains("\"output\":\"sum\""), text.integer(after: "\"value\":") == connection.counter + 5 {
                 if measuring {
                     latency.record(loop.now - connection.sentAt)
@@ -81,7 +87,10 @@ final class SumMode: BenchRun {
         var lines = ["sum: port \(options.port), \(ready)/\(options.connections) sessions, \(format(seconds)) s: "
                      + "\(format(Double(replies) / seconds)) replies/s, \(latency.summary())"]
         if errorMessages > 0 || unexpected > 0 {
-            lines.append("sum: \(errorMessages) error messages, \(unexpected) unexpected messages")
+            lines.append("sum: \(errorMessages) error messages (\(rateLimited) rate_limited), \(unexpected) unexpected messages")
+            if rateLimited > 0 {
+                lines.append("sum: the server rate-limits messages per session; run it without that limit to measure throughput")
+            }
         }
         if !failureSummary.isEmpty { lines.append("sum: " + failureSummary) }
         return lines.joined(separator: "\n")
