@@ -104,20 +104,6 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
         Maybe(raw: Observable.empty())
     }
 
-    /// A `Maybe` that fails at once with `error`.
-    ///
-    /// - returns: The `Maybe`.
-    public static func error(_ error: Swift.Error) -> Maybe<Element> {
-        Maybe(raw: Observable.error(error))
-    }
-
-    /// A `Maybe` that never sends anything.
-    ///
-    /// - returns: The `Maybe`.
-    public static func never() -> Maybe<Element> {
-        Maybe(raw: Observable.never())
-    }
-
     /// Transforms the element with `transform`; a thrown error fails the `Maybe`.
     ///
     /// - returns: The `Maybe` of the transformed element.

@@ -115,20 +115,6 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
         Single(raw: Observable.just(element, scheduler: scheduler))
     }
 
-    /// A `Single` that fails at once with `error`.
-    ///
-    /// - returns: The `Single`.
-    public static func error(_ error: Swift.Error) -> Single<Element> {
-        Single(raw: Observable.error(error))
-    }
-
-    /// A `Single` that never sends anything.
-    ///
-    /// - returns: The `Single`.
-    public static func never() -> Single<Element> {
-        Single(raw: Observable.never())
-    }
-
     /// Transforms the element with `transform`; a thrown error fails the `Single`.
     ///
     /// - returns: The `Single` of the transformed element.
