@@ -49,11 +49,12 @@ let package = Package(
         .executableTarget(name: "rx-bench", dependencies: ["Rx", "RxRelay"]),
         .executableTarget(name: "ws-bench", dependencies: ["CLibUV", "WebSocket"]),
 
-        // Tests mirror the sources.
+        // Tests mirror the sources; NetworkTestSupport holds the socket and loop-thread helpers two of them share.
+        .target(name: "NetworkTestSupport", dependencies: ["EventLoop"], path: "Tests/NetworkTestSupport"),
         .testTarget(name: "RxTests", dependencies: ["Rx", "RxRelay", "RxTest", "RxBlocking"]),
-        .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "Rx"]),
+        .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "Rx", "NetworkTestSupport"]),
         .testTarget(name: "WebSocketTests", dependencies: ["WebSocket"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "EventLoop", "WebSocket"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "EventLoop", "WebSocket", "NetworkTestSupport"]),
         .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "Rx", "RxTest"]),
         .testTarget(name: "SessionsTests", dependencies: ["Sessions", "ViewModels", "Rx", "RxTest", "HTTPServer", "EventLoop"]),
     ],

@@ -1,5 +1,6 @@
 @testable import EventLoop
 import Foundation
+import NetworkTestSupport
 import Synchronization
 import XCTest
 

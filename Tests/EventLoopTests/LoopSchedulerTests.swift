@@ -1,5 +1,6 @@
 import EventLoop
 import Foundation
+import NetworkTestSupport
 import Rx
 import XCTest
 

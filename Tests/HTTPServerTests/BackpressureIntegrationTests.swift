@@ -1,6 +1,7 @@
 import EventLoop
 import Foundation
 @testable import HTTPServer
+import NetworkTestSupport
 import XCTest
 
 /// Pipelined requests whose answers outgrow the unsent-output limit (default timeouts, so a

@@ -1,6 +1,7 @@
 import EventLoop
 import Foundation
 @testable import HTTPServer
+import NetworkTestSupport
 import Synchronization
 import XCTest
 

@@ -1,6 +1,7 @@
 import EventLoop
 import Foundation
 @testable import HTTPServer
+import NetworkTestSupport
 import XCTest
 
 /// Random and mutated bytes over real sockets: every connection ends, the server keeps

@@ -6,6 +6,6 @@ extension ObservableType {
     /// - parameter selector: Maps an element to its inner sequence.
     /// - returns: The concatenated elements of the inner sequences.
     public func concatMap<Source: ObservableConvertibleType>(_ selector: @escaping (Element) throws -> Source) -> Observable<Source.Element> {
-        MergeLimited(source: asObservable(), maxConcurrent: 1, selector: selector)
+        Merge(source: asObservable(), maxConcurrent: 1, selector: selector)
     }
 }

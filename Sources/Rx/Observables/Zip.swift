@@ -1,5 +1,5 @@
 /// The parts of `zip` shared by every arity (the arities themselves are generated into
-/// `Zip+arity.swift` by `Scripts/rx/generate_zip.py`).
+/// `Zip+arity.swift` by `scripts/rx/generate_zip.py`).
 ///
 /// Every source's events are handled under the sink's recursive lock, so the downstream
 /// observer never sees two events at once; the lock is recursive because a downstream

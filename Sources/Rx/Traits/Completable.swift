@@ -88,20 +88,6 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Neve
         Completable(raw: Observable.empty())
     }
 
-    /// A `Completable` that fails at once with `error`.
-    ///
-    /// - returns: The `Completable`.
-    public static func error(_ error: Swift.Error) -> Completable {
-        Completable(raw: Observable.error(error))
-    }
-
-    /// A `Completable` that never sends anything.
-    ///
-    /// - returns: The `Completable`.
-    public static func never() -> Completable {
-        Completable(raw: Observable.never())
-    }
-
     /// Runs side effects for the result and the lifetime of each subscription (see
     /// `Observable.do`); an error thrown by a handler fails the `Completable`.
     ///

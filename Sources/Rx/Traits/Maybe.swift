@@ -104,20 +104,6 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
         Maybe(raw: Observable.empty())
     }
 
-    /// A `Maybe` that fails at once with `error`.
-    ///
-    /// - returns: The `Maybe`.
-    public static func error(_ error: Swift.Error) -> Maybe<Element> {
-        Maybe(raw: Observable.error(error))
-    }
-
-    /// A `Maybe` that never sends anything.
-    ///
-    /// - returns: The `Maybe`.
-    public static func never() -> Maybe<Element> {
-        Maybe(raw: Observable.never())
-    }
-
     /// Transforms the element with `transform`; a thrown error fails the `Maybe`.
     ///
     /// - returns: The `Maybe` of the transformed element.
@@ -170,49 +156,6 @@ extension ObservableType {
     ///
     /// - returns: The `Maybe`.
     public func asMaybe() -> Maybe<Element> {
-        Maybe(raw: AsMaybe(source: asObservable()))
-    }
-}
-
-private final class AsMaybeSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
-    typealias Element = Observer.Element
-
-    /// Only touched by `on`, which the source calls one event at a time.
-    private var element: Element?
-
-    func on(_ event: Event<Element>) {
-        switch event {
-        case .next(let value):
-            if element != nil {
-                forwardOn(.error(RxError.moreThanOneElement))
-                dispose()
-                return
-            }
-            element = value
-        case .error:
-            forwardOn(event)
-            dispose()
-        case .completed:
-            if let element {
-                forwardOn(.next(element))
-            }
-            forwardOn(.completed)
-            dispose()
-        }
-    }
-}
-
-private final class AsMaybe<Element>: Producer<Element> {
-    private let source: Observable<Element>
-
-    init(source: Observable<Element>) {
-        self.source = source
-        super.init()
-    }
-
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
-        let sink = AsMaybeSink(observer: observer, cancel: cancel)
-        let subscription = source.subscribe(sink)
-        return (sink: sink, subscription: subscription)
+        Maybe(raw: AtMostOneElement(source: asObservable(), emptyError: nil))
     }
 }

@@ -35,6 +35,20 @@ extension PrimitiveSequence: ObservableConvertibleType {
 }
 
 extension PrimitiveSequence {
+    /// A sequence of this trait that fails at once with `error`.
+    ///
+    /// - returns: The sequence.
+    public static func error(_ error: Swift.Error) -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(raw: Observable.error(error))
+    }
+
+    /// A sequence of this trait that never sends anything.
+    ///
+    /// - returns: The sequence.
+    public static func never() -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(raw: Observable.never())
+    }
+
     /// A sequence that calls `factory` for each subscriber and subscribes it to the result;
     /// a thrown error is sent as the sequence's error.
     ///

@@ -115,20 +115,6 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
         Single(raw: Observable.just(element, scheduler: scheduler))
     }
 
-    /// A `Single` that fails at once with `error`.
-    ///
-    /// - returns: The `Single`.
-    public static func error(_ error: Swift.Error) -> Single<Element> {
-        Single(raw: Observable.error(error))
-    }
-
-    /// A `Single` that never sends anything.
-    ///
-    /// - returns: The `Single`.
-    public static func never() -> Single<Element> {
-        Single(raw: Observable.never())
-    }
-
     /// Transforms the element with `transform`; a thrown error fails the `Single`.
     ///
     /// - returns: The `Single` of the transformed element.
@@ -191,51 +177,6 @@ extension ObservableType {
     ///
     /// - returns: The `Single`.
     public func asSingle() -> Single<Element> {
-        Single(raw: AsSingle(source: asObservable()))
-    }
-}
-
-private final class AsSingleSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
-    typealias Element = Observer.Element
-
-    /// Only touched by `on`, which the source calls one event at a time.
-    private var element: Element?
-
-    func on(_ event: Event<Element>) {
-        switch event {
-        case .next(let value):
-            if element != nil {
-                forwardOn(.error(RxError.moreThanOneElement))
-                dispose()
-                return
-            }
-            element = value
-        case .error:
-            forwardOn(event)
-            dispose()
-        case .completed:
-            if let element {
-                forwardOn(.next(element))
-                forwardOn(.completed)
-            } else {
-                forwardOn(.error(RxError.noElements))
-            }
-            dispose()
-        }
-    }
-}
-
-private final class AsSingle<Element>: Producer<Element> {
-    private let source: Observable<Element>
-
-    init(source: Observable<Element>) {
-        self.source = source
-        super.init()
-    }
-
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
-        let sink = AsSingleSink(observer: observer, cancel: cancel)
-        let subscription = source.subscribe(sink)
-        return (sink: sink, subscription: subscription)
+        Single(raw: AtMostOneElement(source: asObservable(), emptyError: RxError.noElements))
     }
 }

@@ -3,11 +3,11 @@ import Foundation
 import Synchronization
 
 /// Runs an EventLoop on its own thread for a test and lets the test call into it synchronously.
-final class LoopThread: Sendable {
-    let loop: EventLoop
+public final class LoopThread: Sendable {
+    public let loop: EventLoop
     private let finished = DispatchSemaphore(value: 0)
 
-    init() throws {
+    public init() throws {
         let loop = try EventLoop()
         self.loop = loop
         let finished = self.finished
@@ -19,7 +19,7 @@ final class LoopThread: Sendable {
     }
 
     /// Runs `body` on the loop thread and returns its result.
-    func sync<T: Sendable>(_ body: @escaping @Sendable () throws -> T) throws -> T {
+    public func sync<T: Sendable>(_ body: @escaping @Sendable () throws -> T) throws -> T {
         let result = Mutex<Result<T, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         loop.execute {
@@ -32,23 +32,23 @@ final class LoopThread: Sendable {
     }
 
     /// Stops the loop and waits until `run()` returned; false when it did not in time.
-    func stop() -> Bool {
+    public func stop() -> Bool {
         loop.stop()
         return finished.wait(timeout: .now() + 10) == .success
     }
 }
 
-struct LoopTimeout: Error {}
+public struct LoopTimeout: Error {}
 
 /// Holds loop-confined objects (handles, connections) between `sync` calls of a test.
 // @unchecked Sendable: `value` is read and written only on the loop thread.
-final class LoopConfined<Value>: @unchecked Sendable {
-    var value: Value
-    init(_ value: Value) { self.value = value }
+public final class LoopConfined<Value>: @unchecked Sendable {
+    public var value: Value
+    public init(_ value: Value) { self.value = value }
 }
 
 /// Polls `condition` until it holds or `timeout` passes.
-func eventually(timeout: TimeInterval = 5, _ condition: () throws -> Bool) rethrows -> Bool {
+public func eventually(timeout: TimeInterval = 5, _ condition: () throws -> Bool) rethrows -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
         if try condition() { return true }
@@ -58,8 +58,8 @@ func eventually(timeout: TimeInterval = 5, _ condition: () throws -> Bool) rethr
 }
 
 /// A value shared between the loop thread and the test thread.
-final class Locked<Value: Sendable>: Sendable {
+public final class Locked<Value: Sendable>: Sendable {
     private let mutex: Mutex<Value>
-    init(_ value: Value) { mutex = Mutex(value) }
-    func withLock<R: Sendable>(_ body: (inout Value) -> R) -> R { mutex.withLock { body(&$0) } }
+    public init(_ value: Value) { mutex = Mutex(value) }
+    public func withLock<R: Sendable>(_ body: (inout Value) -> R) -> R { mutex.withLock { body(&$0) } }
 }

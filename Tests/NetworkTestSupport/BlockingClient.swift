@@ -4,12 +4,12 @@ import Glibc
 #endif
 
 /// A plain blocking TCP client socket on 127.0.0.1 for tests.
-final class BlockingClient {
-    let fd: Int32
+public final class BlockingClient {
+    public let fd: Int32
     /// Bytes read but not consumed yet by the response/frame readers.
-    var pending: [UInt8] = []
+    public var pending: [UInt8] = []
 
-    init(port: Int) throws {
+    public init(port: Int) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -27,18 +27,18 @@ final class BlockingClient {
 
     deinit { Glibc.close(fd) }
 
-    func setTimeout(seconds: Int) {
+    public func setTimeout(seconds: Int) {
         var tv = timeval(tv_sec: seconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
     }
 
     /// Shrinks the receive buffer so the peer's writes back up quickly.
-    func setReceiveBuffer(_ bytes: Int32) {
+    public func setReceiveBuffer(_ bytes: Int32) {
         var size = bytes
         setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
     }
 
-    func send(_ bytes: [UInt8]) {
+    public func send(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
             let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -47,10 +47,10 @@ final class BlockingClient {
         }
     }
 
-    func send(_ string: String) { send(Array(string.utf8)) }
+    public func send(_ string: String) { send(Array(string.utf8)) }
 
     /// One recv: the bytes, or [] on EOF, or nil on timeout/error.
-    func receiveSome(max: Int = 65536) -> [UInt8]? {
+    public func receiveSome(max: Int = 65536) -> [UInt8]? {
         var buffer = [UInt8](repeating: 0, count: max)
         let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, max, 0) }
         if n < 0 { return nil }
@@ -58,7 +58,7 @@ final class BlockingClient {
     }
 
     /// Reads exactly `count` bytes (fewer on EOF/timeout).
-    func receive(count: Int) -> [UInt8] {
+    public func receive(count: Int) -> [UInt8] {
         var out: [UInt8] = []
         while out.count < count {
             guard let some = receiveSome(max: min(65536, count - out.count)), !some.isEmpty else { break }
@@ -68,7 +68,7 @@ final class BlockingClient {
     }
 
     /// Reads until EOF; returns the bytes and whether EOF was seen.
-    func receiveUntilEOF() -> (bytes: [UInt8], eof: Bool) {
+    public func receiveUntilEOF() -> (bytes: [UInt8], eof: Bool) {
         var out: [UInt8] = []
         while true {
             guard let some = receiveSome() else { return (out, false) }
@@ -77,5 +77,5 @@ final class BlockingClient {
         }
     }
 
-    func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
+    public func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
 }

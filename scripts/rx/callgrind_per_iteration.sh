@@ -1,7 +1,7 @@
 #!/bin/sh
 # Instructions per iteration of one rx-bench workload, from two callgrind runs at
 # different scales (start-up costs cancel out). Usage:
-#   Scripts/rx/callgrind_per_iteration.sh "map/filter x6 pumping" rx|plain [iterations-at-scale-1]
+#   scripts/rx/callgrind_per_iteration.sh "map/filter x6 pumping" rx|plain [iterations-at-scale-1]
 set -e
 name="$1"; side="$2"; base="${3:-100000}"
 bin=.build/release/rx-bench
