@@ -27,22 +27,7 @@ extension ObservableType {
         } else {
             disposable = Disposables.create()
         }
-        let observer = AnonymousObserver<Element> { event in
-            switch event {
-            case .next(let value):
-                onNext?(value)
-            case .error(let error):
-                if let onError {
-                    onError(error)
-                } else {
-                    Hooks.defaultErrorHandler(error)
-                }
-                disposable.dispose()
-            case .completed:
-                onCompleted?()
-                disposable.dispose()
-            }
-        }
+        let observer = SubscribeObserver(onNext: onNext, onError: onError, onCompleted: onCompleted, disposable: disposable)
         return Disposables.create(asObservable().subscribeErased(AnyObserver(eventHandler: observer.on)), disposable)
     }
 
