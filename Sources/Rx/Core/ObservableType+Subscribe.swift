@@ -21,12 +21,12 @@ extension ObservableType {
         onCompleted: (() -> Void)? = nil,
         onDisposed: (() -> Void)? = nil
     ) -> Disposable {
-        let disposable: Disposable
-        if let onDisposed {
-            disposable = Disposables.create(with: onDisposed)
-        } else {
-            disposable = Disposables.create()
+        guard let onDisposed else {
+            // Nothing to run on disposal: the subscription itself is the result.
+            let observer = SubscribeObserver(onNext: onNext, onError: onError, onCompleted: onCompleted, disposable: Disposables.create())
+            return asObservable().subscribeErased(AnyObserver(eventHandler: observer.on))
         }
+        let disposable = Disposables.create(with: onDisposed)
         let observer = SubscribeObserver(onNext: onNext, onError: onError, onCompleted: onCompleted, disposable: disposable)
         return Disposables.create(asObservable().subscribeErased(AnyObserver(eventHandler: observer.on)), disposable)
     }
