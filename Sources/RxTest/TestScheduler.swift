@@ -17,26 +17,32 @@ public struct TestSchedulerVirtualTimeConverter: VirtualTimeConverterType, Senda
         self.resolution = resolution
     }
 
+    /// See `VirtualTimeConverterType`.
     public func convertFromVirtualTime(_ virtualTime: Int) -> RxTime {
         Date(timeIntervalSince1970: TimeInterval(virtualTime) * resolution)
     }
 
+    /// See `VirtualTimeConverterType`.
     public func convertToVirtualTime(_ time: RxTime) -> Int {
         Int(time.timeIntervalSince1970 / resolution + 0.5)
     }
 
+    /// See `VirtualTimeConverterType`.
     public func convertFromVirtualTimeInterval(_ virtualTimeInterval: Int) -> TimeInterval {
         TimeInterval(virtualTimeInterval) * resolution
     }
 
+    /// See `VirtualTimeConverterType`.
     public func convertToVirtualTimeInterval(_ timeInterval: RxTimeInterval) -> Int {
         Int(timeInterval.rxSeconds / resolution + 0.5)
     }
 
+    /// See `VirtualTimeConverterType`.
     public func offsetVirtualTime(_ time: Int, offset: Int) -> Int {
         time + offset
     }
 
+    /// See `VirtualTimeConverterType`.
     public func compareVirtualTime(_ lhs: Int, _ rhs: Int) -> VirtualTimeComparison {
         if lhs < rhs { return .lessThan }
         if lhs > rhs { return .greaterThan }

@@ -43,3 +43,11 @@ public func XCTAssertEqual(_ lhs: [Subscription], _ rhs: [Subscription], file: S
         XCTFail("Subscriptions differ:\nactual:   \(lhs)\nexpected: \(rhs)", file: file, line: line)
     }
 }
+
+/// Asserts that `stream` holds exactly `elements` as `next` events (other events ignored).
+public func XCTAssertRecordedElements<Element: Equatable>(_ stream: [Recorded<Event<Element>>], _ elements: [Element], file: StaticString = #filePath, line: UInt = #line) {
+    let recorded = stream.compactMap { $0.value.element }
+    if recorded != elements {
+        XCTFail("Recorded elements differ:\nactual:   \(recorded)\nexpected: \(elements)", file: file, line: line)
+    }
+}

@@ -147,4 +147,40 @@ enum RxWorkloads {
         }
         return sum
     }
+
+    /// An inner sequence that is not `just` (so flatMap takes its general path) doing the
+    /// same work: one element, then completion.
+    static func single(_ value: Int) -> Observable<Int> {
+        Observable.create { observer in
+            observer.on(.next(value))
+            observer.on(.completed)
+            return Disposables.create()
+        }
+    }
+
+    static func flatMapGeneralPumping(_ count: Int) -> Int {
+        var sum = 0
+        let subscription = pump(count)
+            .flatMap { x in single(x) }
+            .flatMap { x in single(x) }
+            .flatMap { x in single(x) }
+            .flatMap { x in single(x) }
+            .flatMap { x in single(x) }
+            .subscribe(onNext: { x in sum += x })
+        subscription.dispose()
+        return sum
+    }
+
+    static func flatMapLatestGeneralPumping(_ count: Int) -> Int {
+        var sum = 0
+        let subscription = pump(count)
+            .flatMapLatest { x in single(x) }
+            .flatMapLatest { x in single(x) }
+            .flatMapLatest { x in single(x) }
+            .flatMapLatest { x in single(x) }
+            .flatMapLatest { x in single(x) }
+            .subscribe(onNext: { x in sum += x })
+        subscription.dispose()
+        return sum
+    }
 }

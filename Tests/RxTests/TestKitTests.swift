@@ -49,6 +49,7 @@ final class TestKitTests: RxTestCase {
         XCTAssertNotEqual(Recorded<Event<Int>>.error(10, testError1), .error(10, testError2))
         XCTAssertEqual(Recorded<Event<Int>>.events(.next(1, 1), .completed(2)), [.next(1, 1), .completed(2)])
         XCTAssertEqual(Subscription(1), Subscription(1, Int.max))
+        XCTAssertRecordedElements([.next(1, 5), .next(2, 6), .completed(3)], [5, 6])
     }
 
     func testBlockingOperators() throws {

@@ -21,28 +21,13 @@ extension ObservableType {
         onCompleted: (() -> Void)? = nil,
         onDisposed: (() -> Void)? = nil
     ) -> Disposable {
-        let disposable: Disposable
-        if let onDisposed {
-            disposable = Disposables.create(with: onDisposed)
-        } else {
-            disposable = Disposables.create()
+        guard let onDisposed else {
+            // Nothing to run on disposal: the subscription itself is the result.
+            let observer = SubscribeObserver(onNext: onNext, onError: onError, onCompleted: onCompleted, disposable: Disposables.create())
+            return asObservable().subscribeErased(AnyObserver(eventHandler: observer.on))
         }
-        let observer = AnonymousObserver<Element> { event in
-            switch event {
-            case .next(let value):
-                onNext?(value)
-            case .error(let error):
-                if let onError {
-                    onError(error)
-                } else {
-                    Hooks.defaultErrorHandler(error)
-                }
-                disposable.dispose()
-            case .completed:
-                onCompleted?()
-                disposable.dispose()
-            }
-        }
+        let disposable = Disposables.create(with: onDisposed)
+        let observer = SubscribeObserver(onNext: onNext, onError: onError, onCompleted: onCompleted, disposable: disposable)
         return Disposables.create(asObservable().subscribeErased(AnyObserver(eventHandler: observer.on)), disposable)
     }
 

@@ -109,7 +109,18 @@ final class SinkDisposer: Cancelable {
     }
 
     @inlinable
-    func setSinkAndSubscription(sink: Disposable, subscription: Disposable) {
+    func setSinkAndSubscription(sink: consuming Disposable, subscription: consuming Disposable) {
+        if state.load(ordering: .acquiring) & Self.disposedFlag != 0 {
+            // Disposed during `run` (typically a sequence that ended synchronously): `dispose()`
+            // has already run and will not look at the fields, so they need not be stored.
+            let previous = state.bitwiseOr(Self.sinkAndSubscriptionSetFlag, ordering: .acquiringAndReleasing).oldValue
+            if previous & Self.sinkAndSubscriptionSetFlag != 0 {
+                rxFatalError("Sink and subscription were already set")
+            }
+            sink.dispose()
+            subscription.dispose()
+            return
+        }
         self.sink = sink
         self.subscription = subscription
         let previous = state.bitwiseOr(Self.sinkAndSubscriptionSetFlag, ordering: .acquiringAndReleasing).oldValue
@@ -117,10 +128,7 @@ final class SinkDisposer: Cancelable {
             rxFatalError("Sink and subscription were already set")
         }
         if previous & Self.disposedFlag != 0 {
-            sink.dispose()
-            subscription.dispose()
-            self.sink = nil
-            self.subscription = nil
+            disposeSinkAndSubscription()
         }
     }
 
@@ -131,13 +139,17 @@ final class SinkDisposer: Cancelable {
             return
         }
         if previous & Self.sinkAndSubscriptionSetFlag != 0 {
-            guard let sink = self.sink, let subscription = self.subscription else {
-                rxFatalError("Sink and subscription were not set")
-            }
-            sink.dispose()
-            subscription.dispose()
-            self.sink = nil
-            self.subscription = nil
+            disposeSinkAndSubscription()
         }
+    }
+
+    /// Takes the stored sink and subscription out of the fields and disposes them.
+    @inlinable
+    func disposeSinkAndSubscription() {
+        guard let sink = self.sink.take(), let subscription = self.subscription.take() else {
+            rxFatalError("Sink and subscription were not set")
+        }
+        sink.dispose()
+        subscription.dispose()
     }
 }

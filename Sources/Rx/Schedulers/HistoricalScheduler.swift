@@ -10,11 +10,17 @@ public struct HistoricalSchedulerTimeConverter: VirtualTimeConverterType, Sendab
     /// A converter.
     public init() {}
 
+    /// See `VirtualTimeConverterType`.
     public func convertFromVirtualTime(_ virtualTime: RxTime) -> RxTime { virtualTime }
+    /// See `VirtualTimeConverterType`.
     public func convertToVirtualTime(_ time: RxTime) -> RxTime { time }
+    /// See `VirtualTimeConverterType`.
     public func convertFromVirtualTimeInterval(_ virtualTimeInterval: TimeInterval) -> TimeInterval { virtualTimeInterval }
+    /// See `VirtualTimeConverterType`.
     public func convertToVirtualTimeInterval(_ timeInterval: RxTimeInterval) -> TimeInterval { timeInterval.rxSeconds }
+    /// See `VirtualTimeConverterType`.
     public func offsetVirtualTime(_ time: RxTime, offset: TimeInterval) -> RxTime { time.addingTimeInterval(offset) }
+    /// See `VirtualTimeConverterType`.
     public func compareVirtualTime(_ lhs: RxTime, _ rhs: RxTime) -> VirtualTimeComparison {
         if lhs < rhs { return .lessThan }
         if lhs > rhs { return .greaterThan }

@@ -1,0 +1,82 @@
+import Foundation
+import Rx
+import RxBlocking
+import Synchronization
+import XCTest
+
+/// The multi-source operators serialise events coming from several threads: the observer
+/// never runs twice at once, nothing is lost, and the sequence terminates once.
+final class OperatorConcurrencyTests: RxTestCase {
+    /// Checks that no two `onNext` calls overlap and counts them.
+    final class SerialChecker: @unchecked Sendable { // `inside` and `count` are atomics; `overlaps` too
+        let inside = Atomic<Int>(0)
+        let count = Atomic<Int>(0)
+        let overlaps = Atomic<Int>(0)
+
+        func enter() {
+            if inside.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue != 1 {
+                overlaps.wrappingAdd(1, ordering: .relaxed)
+            }
+            count.wrappingAdd(1, ordering: .relaxed)
+            // Widen the window in which an overlap would be seen.
+            for _ in 0..<50 { _ = inside.load(ordering: .relaxed) }
+            inside.wrappingSubtract(1, ordering: .acquiringAndReleasing)
+        }
+    }
+
+    /// A sequence of `count` elements sent from a concurrent dispatch queue.
+    private func background(_ count: Int, value: Int) -> Observable<Int> {
+        Observable.create { observer in
+            let box = UncheckedBox(observer)
+            DispatchQueue.global().async {
+                for _ in 0..<count { box.value.onNext(value) }
+                box.value.onCompleted()
+            }
+            return Disposables.create()
+        }
+    }
+
+    func testFlatMapSerialisesInnerSequencesOnManyThreads() throws {
+        let checker = SerialChecker()
+        let result = Observable.from(Array(0..<8))
+            .flatMap { index in self.background(5000, value: index) }
+            .observeEach { _ in checker.enter() }
+            .toBlocking(timeout: 20)
+            .materialize()
+        guard case .completed(let elements) = result else { return XCTFail("expected completion, got \(result)") }
+        XCTAssertEqual(elements.count, 40000)
+        XCTAssertEqual(checker.overlaps.load(ordering: .relaxed), 0)
+    }
+
+    func testCombineLatestSerialisesSourcesOnManyThreads() throws {
+        let checker = SerialChecker()
+        let elements = try Observable.combineLatest(background(5000, value: 1), background(5000, value: 2), background(5000, value: 3)) { $0 + $1 + $2 }
+            .observeEach { _ in checker.enter() }
+            .toBlocking(timeout: 20)
+            .toArray()
+        XCTAssertEqual(checker.overlaps.load(ordering: .relaxed), 0)
+        XCTAssertEqual(elements.last, 6)
+        XCTAssertFalse(elements.isEmpty)
+    }
+
+    func testFlatMapLatestSerialisesSwitchingInnersOnManyThreads() throws {
+        let checker = SerialChecker()
+        let result = Observable.from(Array(0..<20))
+            .flatMapLatest { index in self.background(2000, value: index) }
+            .observeEach { _ in checker.enter() }
+            .toBlocking(timeout: 20)
+            .materialize()
+        guard case .completed = result else { return XCTFail("expected completion, got \(result)") }
+        XCTAssertEqual(checker.overlaps.load(ordering: .relaxed), 0)
+    }
+}
+
+extension ObservableType {
+    /// Calls `body` with each element (a local stand-in, so these tests need no other operator file).
+    fileprivate func observeEach(_ body: @escaping (Element) -> Void) -> Observable<Element> {
+        map { element in
+            body(element)
+            return element
+        }
+    }
+}
