@@ -1,5 +1,5 @@
 // combineLatest: the arities 2 to 8 are generated into `CombineLatest+arity.swift` by
-// `Scripts/rx/generate_combine_latest.py`; the collection form is in
+// `scripts/rx/generate_combine_latest.py`; the collection form is in
 // `CombineLatest+Collection.swift`.
 //
 // Semantics shared by every form (as RxSwift): a result is sent each time a source sends an
