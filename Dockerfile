@@ -18,6 +18,7 @@ FROM debian:bookworm-slim AS runtime
 RUN apt-get update \
     && apt-get install -y --no-install-recommends \
         libuv1=1.44.* libssl3=3.0.* ca-certificates=20* \
+    && apt-get clean \
     && rm -rf /var/lib/apt/lists/* \
     && groupadd --system --gid 10001 rxlive \
     && useradd --system --uid 10001 --gid rxlive --no-create-home \
