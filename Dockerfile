@@ -2,6 +2,7 @@
 # statically; `runtime` is a slim Debian with only the two C libraries it loads.
 
 FROM swift:6.3.1-bookworm AS build
+ARG DEBIAN_FRONTEND=noninteractive
 # Versions are pinned to bookworm's series so security updates still apply.
 RUN apt-get update \
     && apt-get install -y --no-install-recommends \
@@ -15,6 +16,7 @@ COPY scripts/stage scripts/healthcheck ./scripts/
 RUN scripts/stage /staging
 
 FROM debian:bookworm-slim AS runtime
+ARG DEBIAN_FRONTEND=noninteractive
 RUN apt-get update \
     && apt-get install -y --no-install-recommends \
         libuv1=1.44.* libssl3=3.0.* ca-certificates=20* \
