@@ -11,6 +11,8 @@ RUN apt-get update \
 WORKDIR /src
 COPY Package.swift ./
 COPY Sources ./Sources
+# The manifest names every test target, so their folders must exist too.
+COPY Tests ./Tests
 COPY Public ./Public
 COPY scripts/stage scripts/healthcheck ./scripts/
 RUN scripts/stage /staging
