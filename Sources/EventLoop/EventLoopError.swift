@@ -15,6 +15,7 @@ public struct EventLoopError: Error, CustomStringConvertible, Equatable {
     /// True when the failure is "address already in use".
     public var isAddressInUse: Bool { code == UV_EADDRINUSE.rawValue }
 
+    /// The operation and libuv's message, e.g. "listen on 127.0.0.1:80: address already in use (EADDRINUSE)".
     public var description: String {
         "\(operation): \(String(cString: uv_strerror(code))) (\(String(cString: uv_err_name(code))))"
     }

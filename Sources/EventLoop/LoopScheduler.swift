@@ -36,12 +36,14 @@ public struct LoopScheduler: SchedulerType, Sendable {
     /// Wall-clock time, as RxSwift's schedulers report it.
     public var now: RxTime { Date() }
 
+    /// Runs `action` on the target loop on a later turn (through `uv_async`).
     public func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
         let item = LoopScheduledAction(loop: targetLoop, state: state, action: action)
         item.loop.execute { item.run() }
         return item
     }
 
+    /// Runs `action` on the target loop after `dueTime` (a libuv timer); `.never` never runs.
     public func scheduleRelative<StateType>(_ state: StateType, dueTime: RxTimeInterval,
                                             action: @escaping (StateType) -> Disposable) -> Disposable {
         if case .never = dueTime { return Disposables.create() }
@@ -79,10 +81,13 @@ private final class LoopScheduledAction<State>: Cancelable, @unchecked Sendable 
     func arm(after delay: Duration) {
         guard !isDisposed else { return finish() }
         do {
-            timer = try loop.scheduleTimer(after: delay) { [self] in
-                timer = nil
+            let timer = try loop.scheduleTimer(after: delay) { [self] in
+                self.timer = nil
                 run()
             }
+            // A timer closed unfired (cancel, or the loop stopping) still releases the work.
+            timer.onClose = { [self] in finish() }
+            self.timer = timer
         } catch {
             run() // no timer handle could be made: run late rather than never
         }

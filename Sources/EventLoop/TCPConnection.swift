@@ -8,6 +8,13 @@ public protocol TCPConnectionDelegate: AnyObject {
     func connectionDidReachEOF(_ connection: TCPConnection)
     /// The connection is closed and its memory freed; called exactly once.
     func connectionDidClose(_ connection: TCPConnection)
+    /// Unsent output fell back to the low-water mark after backpressure paused reading.
+    func connectionDidDrain(_ connection: TCPConnection)
+}
+
+/// Defaults for the optional delegate methods.
+public extension TCPConnectionDelegate {
+    func connectionDidDrain(_ connection: TCPConnection) {}
 }
 
 /// One accepted TCP connection with a write queue and backpressure.
@@ -185,6 +192,8 @@ public final class TCPConnection: LoopHandle {
         if isPausedForBackpressure && unsentBytes <= lowWaterMark {
             isPausedForBackpressure = false
             updateReading()
+            delegate?.connectionDidDrain(self)
+            guard !isClosing else { return }
         }
         if !queued.isEmpty {
             flush()

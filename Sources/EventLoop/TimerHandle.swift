@@ -6,6 +6,8 @@ import CLibUV
 public final class TimerHandle: LoopHandle {
     private var body: (() -> Void)?
     private var closesAfterFiring = false
+    /// Runs in the close callback (also when the loop's stop() closes an armed timer).
+    var onClose: (() -> Void)?
 
     /// A stopped timer on `loop`; call `start` to arm it.
     public init(loop: EventLoop) throws {
@@ -41,6 +43,12 @@ public final class TimerHandle: LoopHandle {
         body = nil
     }
 
+    override func didClose() {
+        let onClose = self.onClose
+        self.onClose = nil
+        onClose?()
+    }
+
     fileprivate func fire() {
         let body = self.body
         if closesAfterFiring { close() }
@@ -57,7 +65,9 @@ extension Duration {
     var milliseconds: UInt64 {
         let (seconds, attoseconds) = components
         if seconds < 0 || (seconds == 0 && attoseconds <= 0) { return 0 }
-        let ms = UInt64(seconds) * 1000 + UInt64((attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
-        return ms
+        let (whole, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1000)
+        if overflow { return .max }
+        let fraction = UInt64((attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+        return whole.addingReportingOverflow(fraction).overflow ? .max : whole + fraction
     }
 }

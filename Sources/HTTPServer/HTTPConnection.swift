@@ -15,7 +15,7 @@ final class HTTPConnection {
     }
 
     /// What the connection timer currently measures.
-    private enum TimerPurpose { case none, head, idle }
+    private enum TimerPurpose { case none, head, idle, stalled }
 
     private let server: HTTPServer
     let tcp: TCPConnection
@@ -23,6 +23,7 @@ final class HTTPConnection {
     private var phase = Phase.reading
     private var timer: TimerHandle?
     private var timerPurpose = TimerPurpose.none
+    private var peerFinished = false
 
     init(server: HTTPServer, tcp: TCPConnection) {
         self.server = server
@@ -69,6 +70,9 @@ final class HTTPConnection {
             timer.start(after: server.configuration.headTimeout) { [unowned self] in headTimedOut() }
         case .idle:
             timer.start(after: server.configuration.idleTimeout) { [unowned self] in finish() }
+        case .stalled:
+            // The peer has not taken our answers for a whole idle timeout: give up on it.
+            timer.start(after: server.configuration.idleTimeout) { [unowned self] in tcp.close() }
         }
     }
 
@@ -82,7 +86,8 @@ final class HTTPConnection {
     }
 
     private func process() {
-        while phase == .reading, let output = decoder.next() {
+        // Pipelined requests wait while the peer is not taking our responses (resumed on drain).
+        while phase == .reading, !tcp.isPausedForBackpressure, let output = decoder.next() {
             switch output {
             case .failure(let error):
                 send(.error(error.status), headOnly: false, keepAlive: false)
@@ -92,7 +97,10 @@ final class HTTPConnection {
             }
         }
         guard phase == .reading else { return }
-        if decoder.hasPartialInput {
+        if tcp.isPausedForBackpressure {
+            // Waiting on the peer to read, not on its next request.
+            if timerPurpose != .stalled { armTimer(.stalled) }
+        } else if decoder.hasPartialInput {
             if timerPurpose != .head { armTimer(.head) }
         } else if timerPurpose != .idle {
             armTimer(.idle)
@@ -144,10 +152,23 @@ extension HTTPConnection: TCPConnectionDelegate {
         process()
     }
 
+    func connectionDidDrain(_ connection: TCPConnection) {
+        guard phase == .reading else { return }
+        process()
+        finishIfPeerDone()
+        tcp.flush()
+    }
+
     func connectionDidReachEOF(_ connection: TCPConnection) {
         guard phase == .reading else { return }
-        // The peer sent everything it will send; answered requests are already queued.
-        finish()
+        peerFinished = true
+        process()
+        finishIfPeerDone()
+    }
+
+    /// After the peer's FIN, finish once every buffered request was answered.
+    private func finishIfPeerDone() {
+        if peerFinished && phase == .reading && !tcp.isPausedForBackpressure { finish() }
     }
 
     func connectionDidClose(_ connection: TCPConnection) {

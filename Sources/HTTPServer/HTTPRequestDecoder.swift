@@ -7,10 +7,14 @@
 public struct HTTPRequestDecoder {
     /// Limits applied while decoding.
     public struct Limits: Sendable {
+        /// Largest head in bytes, request line to the empty line included (431 above).
         public var maxHeadSize: Int
+        /// Most header fields (431 above).
         public var maxHeaderCount: Int
+        /// Largest Content-Length skipped (413 above).
         public var maxBodySize: Int
 
+        /// Limits with the server's defaults.
         public init(maxHeadSize: Int = 16 * 1024, maxHeaderCount: Int = 100, maxBodySize: Int = 64 * 1024) {
             self.maxHeadSize = maxHeadSize
             self.maxHeaderCount = maxHeaderCount
@@ -24,6 +28,7 @@ public struct HTTPRequestDecoder {
         case failure(HTTPParseError)
     }
 
+    /// The limits this decoder enforces.
     public let limits: Limits
     private var buffer: [UInt8] = []
     private var scanned = 0
@@ -31,6 +36,7 @@ public struct HTTPRequestDecoder {
     /// True after a failure or a chunked body: the stream can no longer be framed.
     public private(set) var isStopped = false
 
+    /// A decoder at the start of a connection.
     public init(limits: Limits = Limits()) {
         self.limits = limits
     }

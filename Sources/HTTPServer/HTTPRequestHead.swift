@@ -22,6 +22,7 @@ public struct HTTPRequestHead: Sendable, Equatable {
     /// The body framing announced by the head.
     public var body: Body
 
+    /// A head from its parts; `path` and `query` are split from `target`.
     public init(method: String, target: String, version: (major: Int, minor: Int) = (1, 1),
                 headers: [(name: String, value: String)] = [], body: Body = .none) {
         self.method = method
@@ -58,6 +59,7 @@ public struct HTTPRequestHead: Sendable, Equatable {
         return true
     }
 
+    /// Heads are equal when every part is.
     public static func == (lhs: HTTPRequestHead, rhs: HTTPRequestHead) -> Bool {
         lhs.method == rhs.method && lhs.target == rhs.target && lhs.version == rhs.version
             && lhs.body == rhs.body && lhs.headers.elementsEqual(rhs.headers, by: { $0 == $1 })

@@ -36,8 +36,11 @@ public enum HTTPRequestParser {
         case .success(let parsed): version = parsed
         case .failure(let error): return .failure(error)
         }
-        guard let target = originTarget(String(decoding: targetBytes, as: UTF8.self)) else {
-            return .failure(.badRequest("target is not origin-form or absolute-form"))
+        let rawTarget = String(decoding: targetBytes, as: UTF8.self)
+        // asterisk-form (RFC 9112 §3.2.4) exists only for OPTIONS.
+        let isAsterisk = rawTarget == "*" && methodBytes.elementsEqual("OPTIONS".utf8)
+        guard let target = isAsterisk ? rawTarget : originTarget(rawTarget) else {
+            return .failure(.badRequest("target is not origin-, absolute- or asterisk-form"))
         }
 
         var headers: [(name: String, value: String)] = []

@@ -1,9 +1,13 @@
 /// A response to write: status, header fields and body.
 public struct HTTPResponse: Sendable {
+    /// The status code, e.g. 200.
     public var status: Int
+    /// Header fields; Content-Length, Date and Connection are added when written.
     public var headers: [(name: String, value: String)]
+    /// The body (left out for HEAD and 304).
     public var body: [UInt8]
 
+    /// A response from its parts.
     public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
         self.status = status
         self.headers = headers
@@ -26,6 +30,7 @@ public struct HTTPResponse: Sendable {
 
 /// Reason phrases of the statuses this server sends.
 public enum HTTPStatus {
+    /// The reason phrase for `status`, e.g. "Not Found".
     public static func reasonPhrase(_ status: Int) -> String {
         switch status {
         case 101: "Switching Protocols"

@@ -15,7 +15,9 @@ public final class HTTPServer {
         case upgrade(key: String, makeHandler: () -> any WebSocketHandler)
     }
 
+    /// The settings the server was made with.
     public let configuration: HTTPServerConfiguration
+    /// The loop every connection of this server lives on.
     public let loop: EventLoop
     private let logger: Logger
     private var listener: TCPListener?
@@ -33,6 +35,7 @@ public final class HTTPServer {
     /// True from `shutdown` on: `/healthz` answers 503 and keep-alive ends.
     public private(set) var isDraining = false
 
+    /// A server on `loop`; nothing listens until `start()`.
     public init(configuration: HTTPServerConfiguration, loop: EventLoop,
                 logger: Logger = Logger(label: "rxlive.http")) {
         self.configuration = configuration

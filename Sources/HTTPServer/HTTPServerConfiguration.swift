@@ -34,6 +34,7 @@ public struct HTTPServerConfiguration: Sendable {
     /// Longest graceful shutdown before the remaining connections are dropped.
     public var shutdownTimeout: Duration
 
+    /// A configuration; every parameter defaults to the production value.
     public init(host: String = "127.0.0.1", port: Int = 8080, publicDirectory: String? = "Public",
                 maxHeadSize: Int = 16 * 1024, maxHeaderCount: Int = 100, maxBodySize: Int = 64 * 1024,
                 headTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(60),

@@ -9,6 +9,7 @@ public enum HTTPServerError: Error, CustomStringConvertible, Sendable {
     /// `start()` was called twice, or after `shutdown`.
     case alreadyStarted
 
+    /// One line for the operator, e.g. "cannot listen on 127.0.0.1:8080: the port is already in use".
     public var description: String {
         switch self {
         case .publicDirectoryMissing(let path): "public directory \(path) does not exist or is not a directory"

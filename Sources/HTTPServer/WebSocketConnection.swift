@@ -56,7 +56,7 @@ public final class WebSocketConnection {
     /// Takes over the TCP connection after the 101 response; `leftover` are bytes that came
     /// after the request head.
     func start(leftover: [UInt8]) {
-        tcp.delegate = self
+        tcp.delegate = TCPEvents(self)
         tcp.lingerTimeout = configuration.closeTimeout
         if let interval = configuration.pingInterval {
             heartbeat = try? TimerHandle(loop: tcp.loop)
@@ -169,20 +169,16 @@ public final class WebSocketConnection {
             }
         }
     }
-}
 
-extension WebSocketConnection: TCPConnectionDelegate {
-    public func connection(_ connection: TCPConnection, didRead bytes: UnsafeRawBufferPointer) {
-        receive(bytes)
-    }
+    // MARK: TCP events
 
-    public func connectionDidReachEOF(_ connection: TCPConnection) {
+    fileprivate func tcpDidReachEOF() {
         // The peer went away without finishing the close handshake.
         state = .finished
-        connection.close()
+        tcp.close()
     }
 
-    public func connectionDidClose(_ connection: TCPConnection) {
+    fileprivate func tcpDidClose() {
         state = .finished
         heartbeat?.close()
         deadline?.close()
@@ -193,5 +189,14 @@ extension WebSocketConnection: TCPConnectionDelegate {
         if didNotifyOpen { handler?.webSocketDidClose(self) }
         onClosed?(self)
         onClosed = nil
+    }
+
+    /// Forwards the socket's events; keeps the connection alive until TCP is closed.
+    private final class TCPEvents: TCPConnectionDelegate {
+        let owner: WebSocketConnection
+        init(_ owner: WebSocketConnection) { self.owner = owner }
+        func connection(_ connection: TCPConnection, didRead bytes: UnsafeRawBufferPointer) { owner.receive(bytes) }
+        func connectionDidReachEOF(_ connection: TCPConnection) { owner.tcpDidReachEOF() }
+        func connectionDidClose(_ connection: TCPConnection) { owner.tcpDidClose() }
     }
 }

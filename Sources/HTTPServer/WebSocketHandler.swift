@@ -15,6 +15,7 @@ public protocol WebSocketHandler: AnyObject {
     func webSocketDidClose(_ connection: WebSocketConnection)
 }
 
+/// Defaults for the optional handler methods.
 public extension WebSocketHandler {
     func webSocket(_ connection: WebSocketConnection, didReceiveTextBytes bytes: UnsafeRawBufferPointer) {
         webSocket(connection, didReceiveText: String(decoding: bytes, as: UTF8.self))

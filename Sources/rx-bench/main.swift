@@ -1,1 +1,98 @@
-print("not yet built")
+import Foundation
+import Rx
+
+// rx-bench: RxSwift's benchmark workloads on this library beside plain Swift closures doing
+// the same work, in the same run. Usage:
+//   Each row: best of N interleaved runs of each side (default 5), in milliseconds.
+//   swift run -c release rx-bench [--runs N] [--scale F] [--only SUBSTRING] [--rx-only|--plain-only]
+
+struct Options: Sendable {
+    var runs = 5
+    var scale = 1.0
+    var only: String?
+    var rxOnly = false
+    var plainOnly = false
+
+    static func parse() -> Options {
+        var options = Options()
+        var arguments = CommandLine.arguments.dropFirst().makeIterator()
+        while let argument = arguments.next() {
+            switch argument {
+            case "--runs": options.runs = Int(arguments.next() ?? "") ?? options.runs
+            case "--scale": options.scale = Double(arguments.next() ?? "") ?? options.scale
+            case "--only": options.only = arguments.next()
+            case "--rx-only": options.rxOnly = true
+            case "--plain-only": options.plainOnly = true
+            default:
+                print("usage: rx-bench [--runs N] [--scale F] [--only SUBSTRING] [--rx-only|--plain-only]")
+                exit(2)
+            }
+        }
+        return options
+    }
+}
+
+let options = Options.parse()
+let runs = options.runs, only = options.only, rxOnly = options.rxOnly, plainOnly = options.plainOnly
+
+func scaled(_ count: Int) -> Int { max(1, Int(Double(count) * options.scale)) }
+
+let subjectPumpCount = scaled(1_000_000)
+let subjectCreateCount = scaled(100_000)
+let pumpCount = scaled(100_000)
+let createCount = scaled(10_000)
+
+let workloads: [Workload] = [
+    Workload(name: "PublishSubject pumping", target: 8,
+             rx: { RxWorkloads.subjectPumping(subjectPumpCount) },
+             plain: { PlainWorkloads.subjectPumping(subjectPumpCount) }),
+    Workload(name: "PublishSubject pumping, two subscriptions", target: 3.6,
+             rx: { RxWorkloads.subjectPumpingTwoSubscriptions(subjectPumpCount) },
+             plain: { PlainWorkloads.subjectPumpingTwoSubscriptions(subjectPumpCount) }),
+    Workload(name: "PublishSubject creating", target: 6.9,
+             rx: { RxWorkloads.subjectCreating(subjectCreateCount) },
+             plain: { PlainWorkloads.subjectCreating(subjectCreateCount) }),
+    Workload(name: "map/filter x6 pumping", target: 8,
+             rx: { RxWorkloads.mapFilterPumping(pumpCount) },
+             plain: { PlainWorkloads.mapFilterPumping(pumpCount) }),
+    Workload(name: "map/filter x6 creating", target: 6.5,
+             rx: { RxWorkloads.mapFilterCreating(createCount) },
+             plain: { PlainWorkloads.mapFilterCreating(createCount) }),
+    Workload(name: "flatMap x5 pumping", target: 8,
+             rx: { RxWorkloads.flatMapPumping(pumpCount) },
+             plain: { PlainWorkloads.flatMapPumping(pumpCount) }),
+    Workload(name: "flatMap x5 creating", target: 14,
+             rx: { RxWorkloads.flatMapCreating(createCount) },
+             plain: { PlainWorkloads.flatMapCreating(createCount) }),
+    Workload(name: "flatMapLatest x5 pumping", target: 4.1,
+             rx: { RxWorkloads.flatMapLatestPumping(pumpCount) },
+             plain: { PlainWorkloads.flatMapLatestPumping(pumpCount) }),
+    Workload(name: "flatMapLatest x5 creating", target: 6.7,
+             rx: { RxWorkloads.flatMapLatestCreating(createCount) },
+             plain: { PlainWorkloads.flatMapLatestCreating(createCount) }),
+    Workload(name: "combineLatest x7 pumping", target: 3.2,
+             rx: { RxWorkloads.combineLatestPumping(pumpCount) },
+             plain: { PlainWorkloads.combineLatestPumping(pumpCount) }),
+    Workload(name: "combineLatest x7 creating", target: 5.7,
+             rx: { RxWorkloads.combineLatestCreating(createCount) },
+             plain: { PlainWorkloads.combineLatestCreating(createCount) }),
+]
+
+let resourcesAtStart = Resources.total
+print(padRight("workload", 42) + pad("plain ms", 10) + pad("rx ms", 10) + pad("rx/plain", 10) + pad("target", 8) + "  ")
+print(String(repeating: "-", count: 84))
+var failures = 0
+for workload in workloads {
+    if let only, workload.name != only, !workloads.contains(where: { $0.name == only }) ? !workload.name.contains(only) : true { continue }
+    let result = measurePair(runs: runs, plain: rxOnly ? nil : workload.plain, rx: plainOnly ? nil : workload.rx)
+    if !rxOnly && !plainOnly && result.plainChecksum != result.rxChecksum {
+        print("checksum mismatch in \(workload.name): plain \(result.plainChecksum), rx \(result.rxChecksum)")
+        failures += 1
+    }
+    let ratio = result.rx / result.plain
+    let verdict = ratio.isNaN ? "" : (ratio <= workload.target ? "ok" : "MISS")
+    print(padRight(workload.name, 42) + formatMilliseconds(result.plain) + formatMilliseconds(result.rx)
+          + pad(ratio.isNaN ? "-" : String(format: "%.2fx", ratio), 10) + pad(String(format: "%.1fx", workload.target), 8) + "  " + verdict)
+}
+print("Resources.total: \(Resources.total) (at start \(resourcesAtStart)); counting is always on")
+exit(failures == 0 && Resources.total == resourcesAtStart ? 0 : 1)

@@ -6,7 +6,8 @@ final class BenchLoop {
     let loop: UnsafeMutablePointer<uv_loop_t>
     /// One read buffer for every connection: each read is handled before the next.
     let readBuffer: UnsafeMutableRawBufferPointer
-    private var timers: [BenchTimer] = []
+    /// Open timers; one-shot timers leave this set when they have fired.
+    private var timers: [ObjectIdentifier: BenchTimer] = [:]
 
     init() throws(BenchError) {
         loop = .allocate(capacity: 1)
@@ -33,27 +34,35 @@ final class BenchLoop {
     /// Runs `body` once after `seconds`; `repeatEvery` makes it periodic.
     @discardableResult
     func schedule(after seconds: Double, repeatEvery: Double? = nil, _ body: @escaping () -> Void) -> BenchTimer {
-        let timer = BenchTimer(loop: self, body: body)
-        timers.append(timer)
+        let timer = BenchTimer(loop: self, repeats: repeatEvery != nil, body: body)
+        timers[ObjectIdentifier(timer)] = timer
         timer.start(after: seconds, repeatEvery: repeatEvery)
         return timer
     }
 
     /// Closes every timer (the loop ends once connections are closed too).
     func closeTimers() {
-        for timer in timers { timer.close() }
+        for timer in timers.values { timer.close() }
         timers.removeAll()
+    }
+
+    fileprivate func forget(_ timer: BenchTimer) {
+        timers[ObjectIdentifier(timer)] = nil
     }
 }
 
 /// A uv timer running a closure; closed with `close()` (memory freed in the close callback).
 final class BenchTimer {
     private let handle: UnsafeMutablePointer<uv_timer_t>
-    fileprivate let body: () -> Void
+    private let body: () -> Void
+    private let repeats: Bool
+    private weak var owner: BenchLoop?
     private var closed = false
 
-    fileprivate init(loop: BenchLoop, body: @escaping () -> Void) {
+    fileprivate init(loop: BenchLoop, repeats: Bool, body: @escaping () -> Void) {
         self.body = body
+        self.repeats = repeats
+        owner = loop
         handle = .allocate(capacity: 1)
         uv_timer_init(loop.loop, handle)
         // The handle holds a reference until its close callback.
@@ -66,8 +75,12 @@ final class BenchTimer {
         uv_timer_start(handle, benchTimerFired, delay, period)
     }
 
-    func cancel() {
-        if !closed { uv_timer_stop(handle) }
+    fileprivate func fire() {
+        body()
+        if !repeats {
+            close()
+            owner?.forget(self)
+        }
     }
 
     func close() {
@@ -80,7 +93,7 @@ final class BenchTimer {
 
 private func benchTimerFired(_ handle: UnsafeMutablePointer<uv_timer_t>?) {
     guard let data = handle?.pointee.data else { return }
-    Unmanaged<BenchTimer>.fromOpaque(data).takeUnretainedValue().body()
+    Unmanaged<BenchTimer>.fromOpaque(data).takeUnretainedValue().fire()
 }
 
 private func benchTimerClosed(_ handle: UnsafeMutablePointer<uv_handle_t>?) {

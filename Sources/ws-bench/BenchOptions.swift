@@ -1,7 +1,7 @@
 /// The command line: `ws-bench <mode> --port P [--connections N] [--seconds S] ...`.
 struct BenchOptions {
     enum Mode: String, CaseIterable {
-        case echo, sum, idle
+        case echo, sum, idle, codec
         case loginChurn = "login-churn"
     }
 
@@ -32,6 +32,7 @@ struct BenchOptions {
                    opens idle sessions, waits for every ready; server RSS per session
       login-churn  --connections 64 --seconds 5 [--path /ws/login]
                    open, log in, wait for loginResult, close; sessions/s
+      codec        --seconds 2 (no network: the codec's decode speed; --port not needed)
     common: --host 127.0.0.1 (loopback only) --timeout 120 (hard bound in seconds)
     """
 
@@ -70,7 +71,7 @@ struct BenchOptions {
             }
             index += 1
         }
-        guard options.port > 0 && options.port < 65536 else { throw BenchError.usage("--port is required") }
+        guard options.port > 0 && options.port < 65536 || mode == .codec else { throw BenchError.usage("--port is required") }
         guard options.host == "127.0.0.1" || options.host == "localhost" else {
             throw BenchError.usage("ws-bench only targets loopback (127.0.0.1)")
         }

@@ -46,13 +46,20 @@ final class LoginChurnMode: BenchRun {
 
     override func connectionDidClose(_ connection: BenchConnection, error: String?) {
         super.connectionDidClose(connection, error: error)
-        // Keep the worker busy: a finished or failed session makes room for the next.
-        if running { openSession() }
+        // Keep the worker busy: a finished session makes room for the next; after a
+        // failure wait a little so a refused port does not become a connect storm.
+        guard running else { return }
+        if error == nil {
+            openSession()
+        } else {
+            loop.schedule(after: 0.1) { [unowned self] in openSession() }
+        }
     }
 
     override func report() -> String {
         let seconds = Double(stoppedAt &- startedAt) / 1e9
         guard seconds > 0 else { return "login-churn: no measurement" }
+        if completed == 0 && runError == nil { runError = "no login session completed" }
         var lines = ["login-churn: port \(options.port), \(options.connections) workers, \(format(seconds)) s: "
                      + "\(completed) sessions, \(format(Double(completed) / seconds)) sessions/s "
                      + "(loginResult true \(results[true] ?? 0), false \(results[false] ?? 0)); "

@@ -15,12 +15,17 @@ func runBench(_ arguments: [String]) -> Int32 {
     signal(SIGPIPE, SIG_IGN)
     do {
         let loop = try BenchLoop()
+        if options.mode == .codec {
+            print(CodecMode.run(seconds: options.seconds, loop: loop))
+            return 0
+        }
         let run: BenchRun
         switch options.mode {
         case .echo: run = EchoMode(options: options, loop: loop)
         case .sum: run = SumMode(options: options, loop: loop)
         case .idle: run = IdleMode(options: options, loop: loop)
         case .loginChurn: run = LoginChurnMode(options: options, loop: loop)
+        case .codec: return 0
         }
         run.start()
         loop.run()

@@ -3,11 +3,11 @@
 Every case must end OK, NON-STRICT or INFORMATIONAL in both behaviour and close
 behaviour; the test prints `N passed, M failed` and fails when M > 0."""
 import json
+import shutil
 import subprocess
-import tempfile
 from pathlib import Path
 
-from support import ServerProcess, free_port, tool
+from support import ARTIFACTS, ServerProcess, free_port, tool
 
 # The suite has no section 8; 12 and 13 (permessage-deflate) are out of scope.
 SECTIONS = ["1", "2", "3", "4", "5", "6", "7", "9", "10"]
@@ -28,20 +28,24 @@ def summarize(index_path: Path):
     return passed, failures
 
 
-def test_autobahn_cases_1_to_10():
+def test_autobahn_cases_1_to_10(capsys):
+    # The reports stay in artifacts/autobahn for CI to keep.
+    outdir = ARTIFACTS / "autobahn"
+    shutil.rmtree(outdir, ignore_errors=True)
+    outdir.mkdir(parents=True)
     port = free_port()
-    with ServerProcess("autobahn-echo", ["--port", str(port)], port), \
-            tempfile.TemporaryDirectory() as outdir:
+    with ServerProcess("autobahn-echo", ["--port", str(port)], port):
         command = [str(tool("kosoku"))]
         for section in SECTIONS:
             command += ["-i", f"{section}.*"]
-        command += ["-o", outdir, f"127.0.0.1:{port}"]
+        command += ["-o", str(outdir), f"127.0.0.1:{port}"]
         run = subprocess.run(command, capture_output=True, text=True, timeout=900)
-        index = Path(outdir) / "index.json"
-        assert index.exists(), f"kosoku wrote no index.json (exit {run.returncode}):\n{run.stdout}\n{run.stderr}"
-        passed, failures = summarize(index)
-    print(f"{passed} passed, {len(failures)} failed")
-    for case, behaviour, close in failures:
-        print(f"  {case}: behaviour {behaviour}, close {close}")
+    index = outdir / "index.json"
+    assert index.exists(), f"kosoku wrote no index.json (exit {run.returncode}):\n{run.stdout}\n{run.stderr}"
+    passed, failures = summarize(index)
+    with capsys.disabled():
+        print(f"\nautobahn: {passed} passed, {len(failures)} failed")
+        for case, behaviour, close in failures:
+            print(f"  {case}: behaviour {behaviour}, close {close}")
     assert not failures
     assert passed >= 300, f"only {passed} cases ran"

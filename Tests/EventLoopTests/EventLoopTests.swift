@@ -100,5 +100,7 @@ final class EventLoopTests: XCTestCase {
         XCTAssertEqual(Duration.milliseconds(0).milliseconds, 0)
         XCTAssertEqual(Duration.microseconds(1).milliseconds, 1)
         XCTAssertEqual(Duration.seconds(2).milliseconds, 2000)
+        XCTAssertEqual(Duration.seconds(Int64.max).milliseconds, .max, "saturates instead of trapping")
+        XCTAssertEqual(Duration.seconds(-5).milliseconds, 0)
     }
 }

@@ -126,3 +126,22 @@ final class LoopSchedulerTests: XCTestCase {
         XCTAssertTrue(eventually { fromOther.withLock { $0 } == true }, "from a loop thread: that loop")
     }
 }
+
+final class LoopSchedulerStopTests: XCTestCase {
+    func testWorkPendingWhenTheLoopStopsIsReleased() throws {
+        let before = Resources.total
+        let runner = try LoopThread()
+        let fired = Locked(false)
+        let scheduler = runner.loop.scheduler
+        try runner.sync {
+            _ = scheduler.scheduleRelative((), dueTime: .seconds(60)) { _ in
+                fired.withLock { $0 = true }
+                return Disposables.create()
+            }
+        }
+        XCTAssertEqual(Resources.total, before + 1)
+        XCTAssertTrue(runner.stop())
+        XCTAssertEqual(Resources.total, before, "the unfired work no longer counts")
+        XCTAssertFalse(fired.withLock { $0 })
+    }
+}

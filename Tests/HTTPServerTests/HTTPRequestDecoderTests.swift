@@ -75,6 +75,12 @@ final class HTTPRequestDecoderTests: XCTestCase {
         XCTAssertEqual(head.target, "/a?b")
     }
 
+    func testAsteriskFormOnlyForOptions() {
+        guard case .head(let head)? = decode("OPTIONS * HTTP/1.1\r\nHost: h\r\n\r\n").first else { return XCTFail() }
+        XCTAssertEqual(head.target, "*")
+        XCTAssertEqual(status("GET * HTTP/1.1\r\nHost: h\r\n\r\n"), 400)
+    }
+
     func testMalformedRequestLinesAre400() {
         for text in [
             "GET  / HTTP/1.1\r\nHost: h\r\n\r\n",          // two spaces

@@ -108,26 +108,34 @@ final class WebSocketIntegrationTests: XCTestCase {
     }
 
     func testHeartbeatDropsAPeerThatNeverAnswers() throws {
-        try start { $0.pingInterval = .milliseconds(100); $0.pongTimeout = .milliseconds(150) }
+        try start { $0.pingInterval = .milliseconds(100); $0.pongTimeout = .milliseconds(300) }
         let silent = try openSocket()
         let ping = try XCTUnwrap(silent.readFrame())
         XCTAssertEqual(ping.opcode, 9)
         let start = Date()
         XCTAssertTrue(silent.receiveUntilEOF().eof)
-        XCTAssertLessThan(Date().timeIntervalSince(start), 1.5)
+        XCTAssertGreaterThan(Date().timeIntervalSince(start), 0.2, "not before the pong deadline")
+        XCTAssertLessThan(Date().timeIntervalSince(start), 3)
         XCTAssertTrue(eventually { harness.events.withLock { $0.last } == "closed" })
     }
 
     func testHeartbeatKeepsAnAnsweringPeer() throws {
-        try start { $0.pingInterval = .milliseconds(100); $0.pongTimeout = .milliseconds(150) }
+        try start { $0.pingInterval = .milliseconds(150); $0.pongTimeout = .milliseconds(600) }
         let client = try openSocket()
-        for _ in 0..<4 {
-            let ping = try XCTUnwrap(client.readFrame())
+        let start = Date()
+        var pings = 0
+        // Answer pings for well past the pong deadline: the connection must stay.
+        while Date().timeIntervalSince(start) < 1.5 {
+            let ping = try XCTUnwrap(client.readFrame(), "closed after \(pings) pings")
             XCTAssertEqual(ping.opcode, 9)
             client.send(WSTestFrames.frame(opcode: 10, payload: ping.payload))
+            pings += 1
         }
+        XCTAssertGreaterThanOrEqual(pings, 4)
         client.send(WSTestFrames.text("still here"))
-        XCTAssertEqual(client.readFrame().map { String(decoding: $0.payload, as: UTF8.self) }, "echo:still here")
+        var reply = client.readFrame()
+        while reply?.opcode == 9 { reply = client.readFrame() }
+        XCTAssertEqual(reply.map { String(decoding: $0.payload, as: UTF8.self) }, "echo:still here")
     }
 
     func testGracefulShutdownDrains() throws {

@@ -71,3 +71,46 @@ final class ObservableFlatMapTests: RxTestCase {
         XCTAssertTrue(completed)
     }
 }
+
+final class ObservableFlatMapJustInnerTests: RxTestCase {
+    func testFlatMapWithJustInnersAtTheirTimes() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .completed(230)])
+        let res = scheduler.start { xs.flatMap { Observable.just($0 * 10) } }
+        XCTAssertEqual(res.events, [.next(210, 10), .next(220, 20), .completed(230)])
+        XCTAssertEqual(xs.subscriptions, [Subscription(200, 230)])
+    }
+
+    func testFlatMapLatestJustInnerDisposesPreviousInner() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let slow = scheduler.createColdObservable([.next(50, 100), .completed(60)])
+        let xs = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .next(300, 3), .completed(310)])
+        let res = scheduler.start {
+            xs.flatMapLatest { value -> Observable<Int> in
+                value == 2 ? Observable.just(value) : slow.asObservable()
+            }
+        }
+        XCTAssertEqual(res.events, [.next(220, 2), .next(350, 100), .completed(360)])
+        XCTAssertEqual(slow.subscriptions, [Subscription(210, 220), Subscription(300, 360)])
+    }
+
+    func testFlatMapLatestJustInnerAfterSourceCompletedCompletes() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createHotObservable([.next(210, 1), .completed(220)])
+        let res = scheduler.start { xs.flatMapLatest { Observable.just($0) } }
+        XCTAssertEqual(res.events, [.next(210, 1), .completed(220)])
+    }
+
+    func testFlatMapJustInnerReentrantSource() {
+        // The observer feeds the source again while handling an element of a `just` inner.
+        let subject = PublishSubject<Int>()
+        var received: [Int] = []
+        let subscription = subject.flatMap { Observable.just($0) }.subscribe(onNext: { value in
+            received.append(value)
+            if value < 3 { subject.onNext(value + 1) }
+        })
+        subject.onNext(1)
+        subscription.dispose()
+        XCTAssertEqual(received, [1, 2, 3])
+    }
+}

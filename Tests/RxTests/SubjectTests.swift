@@ -198,6 +198,29 @@ final class SubjectTests: RxTestCase {
         XCTAssertEqual(emptyEvents, [.completed])
     }
 
+    func testSubjectsReleasedWithUndisposedSubscriptionsReleaseEverything() {
+        // A forgotten subscription must not keep its subject alive (the resource check in
+        // tearDown proves the observers were released and uncounted too).
+        weak var publish: PublishSubject<Int>?
+        weak var behavior: BehaviorSubject<Int>?
+        weak var replay: ReplaySubject<Int>?
+        weak var async: AsyncSubject<Int>?
+        do {
+            let p = PublishSubject<Int>(), b = BehaviorSubject(value: 0)
+            let r = ReplaySubject<Int>.create(bufferSize: 1), a = AsyncSubject<Int>()
+            publish = p; behavior = b; replay = r; async = a
+            _ = p.subscribe(onNext: { _ in })
+            _ = b.subscribe(onNext: { _ in })
+            _ = r.subscribe(onNext: { _ in })
+            _ = a.subscribe(onNext: { _ in })
+            p.onNext(1)
+        }
+        XCTAssertNil(publish)
+        XCTAssertNil(behavior)
+        XCTAssertNil(replay)
+        XCTAssertNil(async)
+    }
+
     func testSubjectsAsObserversAndObservables() {
         let subject = PublishSubject<Int>()
         var values: [Int] = []

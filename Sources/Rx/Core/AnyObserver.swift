@@ -16,11 +16,7 @@ public struct AnyObserver<Element>: ObserverType {
     /// An observer whose `on(event)` calls `observer.on(event)`.
     @inlinable
     public init<Observer: ObserverType>(_ observer: Observer) where Observer.Element == Element {
-        if let erased = observer as? AnyObserver<Element> {
-            self = erased
-        } else {
-            self.observer = observer.on
-        }
+        self.observer = observer.on
     }
 
     /// Sends `event` to the wrapped observer.

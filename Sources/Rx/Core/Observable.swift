@@ -12,6 +12,15 @@ public class Observable<Element>: ObservableType {
         rxAbstractMethod()
     }
 
+    /// Subscribes an observer already erased to a closure. Operators subscribe to their
+    /// sources through this entry point so that, in optimised client code, the closure they
+    /// pass was created where every type is concrete (see `Producer.ErasedRun`).
+    /// Default: `subscribe(observer)`.
+    @usableFromInline
+    func subscribeErased(_ observer: AnyObserver<Element>) -> Disposable {
+        subscribe(observer)
+    }
+
     /// Returns `self`.
     @inlinable
     public func asObservable() -> Observable<Element> { self }

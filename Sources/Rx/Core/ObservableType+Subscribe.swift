@@ -5,7 +5,7 @@ extension ObservableType {
     @inlinable
     public func subscribe(_ on: @escaping (Event<Element>) -> Void) -> Disposable {
         let observer = AnonymousObserver<Element> { event in on(event) }
-        return asObservable().subscribe(observer)
+        return asObservable().subscribeErased(AnyObserver(eventHandler: observer.on))
     }
 
     /// Subscribes closures for elements, errors, completion and disposal.
@@ -43,7 +43,7 @@ extension ObservableType {
                 disposable.dispose()
             }
         }
-        return Disposables.create(asObservable().subscribe(observer), disposable)
+        return Disposables.create(asObservable().subscribeErased(AnyObserver(eventHandler: observer.on)), disposable)
     }
 
     /// Subscribes closures that receive `object` (held weakly) with each element, error,

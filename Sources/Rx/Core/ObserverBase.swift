@@ -11,7 +11,7 @@ class ObserverBase<Element>: Disposable, ObserverType {
     init() {}
 
     @inlinable
-    func on(_ event: Event<Element>) {
+    final func on(_ event: Event<Element>) {
         switch event {
         case .next:
             if !isStopped.load(ordering: .acquiring) {

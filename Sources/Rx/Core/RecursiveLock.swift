@@ -1,44 +1,46 @@
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// A lock the holding thread may take again. Subjects that replay to a new observer hold it
-/// while replaying, so the observer may call back into the subject and no other thread's
-/// events reach the observer before its replay ends (`Mutex` is not reentrant).
+/// A lock the holding thread may take again. Operators that forward events while holding
+/// their lock use it, because the observer may call back into the operator on the same
+/// thread (`Mutex` alone is not reentrant). Built on `Mutex`: the owner's thread id is kept
+/// in an atomic, so a nested call on the owning thread just runs its body.
 @usableFromInline
 final class RecursiveLock {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-
-    init() {
-        mutex = .allocate(capacity: 1)
-        var attributes = pthread_mutexattr_t()
-        pthread_mutexattr_init(&attributes)
-        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
-        pthread_mutex_init(mutex, &attributes)
-        pthread_mutexattr_destroy(&attributes)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
-
     @usableFromInline
-    func lock() {
-        pthread_mutex_lock(mutex)
-    }
-
+    let mutex = Mutex<Void>(())
+    /// The owning thread, or 0. Only the owner stores its own id, so a thread can read its
+    /// own id here only while it holds the mutex.
     @usableFromInline
-    func unlock() {
-        pthread_mutex_unlock(mutex)
-    }
+    let owner = Atomic<UInt>(0)
+
+    @inlinable
+    init() {}
 
     @inlinable
     func performLocked<Result>(_ body: () throws -> Result) rethrows -> Result {
-        lock()
-        defer { unlock() }
-        return try body()
+        let me = currentThreadIdentifier()
+        if owner.load(ordering: .relaxed) == me {
+            return try body()
+        }
+        return try mutex.withLock { _ in
+            owner.store(me, ordering: .relaxed)
+            defer { owner.store(0, ordering: .relaxed) }
+            return try body()
+        }
     }
+}
+
+/// A non-zero identifier of the calling thread.
+@inlinable
+func currentThreadIdentifier() -> UInt {
+    #if canImport(Darwin)
+    return UInt(bitPattern: pthread_self())
+    #else
+    return UInt(pthread_self())
+    #endif
 }

@@ -60,7 +60,7 @@ final class AnonymousDisposable: Cancelable {
     let disposed = Atomic<Bool>(false)
     /// Written once in init, then only by the thread that wins `disposed`.
     @usableFromInline
-    var action: (() -> Void)?
+    @exclusivity(unchecked) var action: (() -> Void)?
 
     @inlinable
     init(_ action: @escaping () -> Void) {
@@ -87,9 +87,9 @@ final class BinaryDisposable: Cancelable {
     let disposed = Atomic<Bool>(false)
     /// Written in init, then only by the thread that wins `disposed`.
     @usableFromInline
-    var first: Disposable?
+    @exclusivity(unchecked) var first: Disposable?
     @usableFromInline
-    var second: Disposable?
+    @exclusivity(unchecked) var second: Disposable?
 
     @inlinable
     init(_ first: Disposable, _ second: Disposable) {

@@ -7,7 +7,7 @@ public final class SingleAssignmentDisposable: Cancelable {
 
     private let state = Atomic<Int>(0)
     /// Written once before `assigned` is published; read by the disposing thread after.
-    private var disposable: Disposable?
+    @exclusivity(unchecked) private var disposable: Disposable?
 
     /// An unassigned disposable.
     public init() {}

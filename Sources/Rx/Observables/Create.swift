@@ -44,7 +44,7 @@ final class AnonymousObservableSink<Observer: ObserverType>: Sink<Observer>, Obs
 
     @inlinable
     func run(_ parent: AnonymousObservable<Element>) -> Disposable {
-        parent.subscribeHandler(AnyObserver(self))
+        parent.subscribeHandler(AnyObserver(eventHandler: self.on))
     }
 }
 
@@ -59,7 +59,12 @@ final class AnonymousObservable<Element>: Producer<Element> {
     @inlinable
     init(_ subscribeHandler: @escaping SubscribeHandler) {
         self.subscribeHandler = subscribeHandler
-        super.init()
+        super.init(erasedRun: { producer, observer, cancel in
+            let parent = unsafeDowncast(producer, to: AnonymousObservable<Element>.self)
+            let sink = AnonymousObservableSink(observer: observer, cancel: cancel)
+            let subscription = sink.run(parent)
+            return (sink: sink, subscription: subscription)
+        })
     }
 
     @inlinable

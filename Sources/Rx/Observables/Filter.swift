@@ -59,7 +59,12 @@ final class Filter<Element>: Producer<Element> {
     init(source: Observable<Element>, predicate: @escaping Predicate) {
         self.source = source
         self.predicate = predicate
-        super.init()
+        super.init(erasedRun: { producer, observer, cancel in
+            let parent = unsafeDowncast(producer, to: Filter<Element>.self)
+            let sink = FilterSink(predicate: parent.predicate, observer: observer, cancel: cancel)
+            let subscription = parent.source.subscribeErased(AnyObserver(eventHandler: sink.on))
+            return (sink: sink, subscription: subscription)
+        })
     }
 
     @inlinable

@@ -1,3 +1,5 @@
+import Synchronization
+
 extension ObservableType {
     /// Maps each element to an inner sequence with `selector` and merges the elements of all
     /// inner sequences. Completes when `self` and every inner sequence completed; fails with
@@ -5,50 +7,64 @@ extension ObservableType {
     ///
     /// - parameter selector: Maps an element to its inner sequence.
     /// - returns: The merged sequence of the inner sequences' elements.
+    @inlinable
     public func flatMap<Source: ObservableConvertibleType>(_ selector: @escaping (Element) throws -> Source) -> Observable<Source.Element> {
         FlatMap(source: asObservable(), selector: selector)
     }
 }
 
-private final class FlatMapSink<SourceElement, SourceSequence: ObservableConvertibleType, Observer: ObserverType>: Sink<Observer>, ObserverType where Observer.Element == SourceSequence.Element {
+@usableFromInline
+final class FlatMapSink<SourceElement, SourceSequence: ObservableConvertibleType, Observer: ObserverType>: Sink<Observer> where Observer.Element == SourceSequence.Element {
+    @usableFromInline
     typealias Selector = (SourceElement) throws -> SourceSequence
+    @usableFromInline
+    typealias Inner = FlatMapInner<SourceElement, SourceSequence, Observer>
 
-    private let selector: Selector
-    /// Held while handling any event, so the observer gets one event at a time.
+    @usableFromInline
+    let selector: Selector
+    /// Held while forwarding any event, so the observer gets one event at a time.
+    @usableFromInline
     let lock = RecursiveLock()
-    /// Guarded by `lock`.
-    private var stopped = false
-    /// Guarded by `lock`: inner sequences not yet terminated.
-    private var activeCount = 0
-    let group = CompositeDisposable()
-    private let sourceSubscription = SingleAssignmentDisposable()
+    /// Guarded by `lock`, as are the two below: the source completed.
+    @usableFromInline
+    @exclusivity(unchecked) var stopped = false
+    /// The inner subscriptions that have not terminated (`Inner` objects).
+    @usableFromInline
+    @exclusivity(unchecked) var inners = SubjectObserverList()
+    /// Set by `dispose()`: no inner subscription may start after it.
+    @usableFromInline
+    @exclusivity(unchecked) var innersDisposed = false
+    @usableFromInline
+    let sourceSubscription = SingleAssignmentDisposable()
 
+    @inlinable
     init(selector: @escaping Selector, observer: Observer, cancel: Cancelable) {
         self.selector = selector
         super.init(observer: observer, cancel: cancel)
     }
 
+    /// Subscribes to the source; the sink's `dispose()` ends every subscription.
+    @inlinable
     func run(_ source: Observable<SourceElement>) -> Disposable {
-        _ = group.insert(sourceSubscription)
-        sourceSubscription.setDisposable(source.subscribe(self))
-        return group
+        sourceSubscription.setDisposable(source.subscribeErased(AnyObserver(eventHandler: self.on)))
+        return Disposables.create()
     }
 
+    @inlinable
     func on(_ event: Event<SourceElement>) {
         switch event {
         case .next(let element):
-            let inner: Observable<Observer.Element>? = lock.performLocked {
-                do {
-                    return try selector(element).asObservable()
-                } catch {
+            let inner: Observable<Observer.Element>
+            do {
+                inner = try selector(element).asObservable()
+            } catch {
+                lock.performLocked {
                     forwardOn(.error(error))
                     dispose()
-                    return nil
                 }
+                return
             }
-            if let inner {
-                subscribeInner(inner)
-            }
+            subscribeInner(inner)
         case .error(let error):
             lock.performLocked {
                 forwardOn(.error(error))
@@ -57,7 +73,7 @@ private final class FlatMapSink<SourceElement, SourceSequence: ObservableConvert
         case .completed:
             lock.performLocked {
                 stopped = true
-                if activeCount == 0 {
+                if inners.isEmpty {
                     forwardOn(.completed)
                     dispose()
                 } else {
@@ -67,65 +83,151 @@ private final class FlatMapSink<SourceElement, SourceSequence: ObservableConvert
         }
     }
 
-    private func subscribeInner(_ inner: Observable<Observer.Element>) {
-        let innerSubscription = SingleAssignmentDisposable()
-        guard let key = group.insert(innerSubscription) else { return }
-        lock.performLocked { activeCount += 1 }
-        let observer = FlatMapInnerObserver(parent: self, disposeKey: key)
-        innerSubscription.setDisposable(inner.subscribe(observer))
+    @inlinable
+    func subscribeInner(_ source: Observable<Observer.Element>) {
+        if let just = source as? Just<Observer.Element> {
+            // A `just` inner sequence sends its element and completes during the subscription;
+            // forwarding the element directly gives the same events without the subscription.
+            lock.performLocked {
+                if !innersDisposed {
+                    forwardOn(.next(just.element))
+                }
+            }
+            return
+        }
+        let inner = Inner(parent: self)
+        let added: Bool = lock.performLocked {
+            if innersDisposed { return false }
+            inners.insert(inner)
+            return true
+        }
+        guard added else { return }
+        inner.setDisposable(source.subscribeErased(AnyObserver(eventHandler: inner.on)))
     }
 
-    /// An inner sequence terminated successfully.
-    func innerCompleted(_ key: CompositeDisposable.DisposeKey) {
-        group.remove(for: key)
+    /// An inner sequence completed.
+    @inlinable
+    func innerCompleted(_ inner: Inner) {
         lock.performLocked {
-            activeCount -= 1
-            if stopped && activeCount == 0 {
+            _ = inners.remove(inner)
+            if stopped && inners.isEmpty {
                 forwardOn(.completed)
                 dispose()
             }
         }
     }
+
+    /// Stops forwarding and ends the source and every inner subscription.
+    @inlinable
+    override func dispose() {
+        super.dispose()
+        let toDispose: SubjectObserverList? = lock.performLocked {
+            if innersDisposed { return nil }
+            innersDisposed = true
+            let current = inners
+            inners.removeAll()
+            return current
+        }
+        sourceSubscription.dispose()
+        guard let toDispose else { return }
+        if let first = toDispose.first {
+            unsafeDowncast(first, to: Inner.self).dispose()
+        }
+        for inner in toDispose.rest {
+            unsafeDowncast(inner, to: Inner.self).dispose()
+        }
+    }
 }
 
-private final class FlatMapInnerObserver<SourceElement, SourceSequence: ObservableConvertibleType, Observer: ObserverType>: ObserverType where Observer.Element == SourceSequence.Element {
-    typealias Element = Observer.Element
+/// One inner subscription of a `flatMap`: forwards its events under the sink's lock and
+/// holds its own subscription (set once, possibly after it was disposed).
+@usableFromInline
+final class FlatMapInner<SourceElement, SourceSequence: ObservableConvertibleType, Observer: ObserverType>: Disposable where Observer.Element == SourceSequence.Element {
+    @usableFromInline
+    let parent: FlatMapSink<SourceElement, SourceSequence, Observer>
+    @usableFromInline
+    let state = Atomic<Int>(0)
+    /// Written before `assigned` is published; taken by whoever sees both flags first.
+    @usableFromInline
+    @exclusivity(unchecked) var disposable: Disposable?
 
-    private let parent: FlatMapSink<SourceElement, SourceSequence, Observer>
-    private let disposeKey: CompositeDisposable.DisposeKey
+    @usableFromInline
+    static var assigned: Int { 1 }
+    @usableFromInline
+    static var disposed: Int { 2 }
 
-    init(parent: FlatMapSink<SourceElement, SourceSequence, Observer>, disposeKey: CompositeDisposable.DisposeKey) {
+    @inlinable
+    init(parent: FlatMapSink<SourceElement, SourceSequence, Observer>) {
         self.parent = parent
-        self.disposeKey = disposeKey
     }
 
-    func on(_ event: Event<Element>) {
+    @inlinable
+    func on(_ event: Event<Observer.Element>) {
         switch event {
         case .next:
-            parent.lock.performLocked { parent.forwardOn(event) }
+            parent.lock.performLocked {
+                parent.forwardOn(event)
+            }
         case .error:
             parent.lock.performLocked {
                 parent.forwardOn(event)
                 parent.dispose()
             }
         case .completed:
-            parent.innerCompleted(disposeKey)
+            dispose()
+            parent.innerCompleted(self)
+        }
+    }
+
+    @inlinable
+    func setDisposable(_ disposable: Disposable) {
+        if state.load(ordering: .acquiring) & Self.disposed != 0 {
+            // Already terminated (a synchronous inner sequence): nothing to keep.
+            disposable.dispose()
+            return
+        }
+        self.disposable = disposable
+        let previous = state.bitwiseOr(Self.assigned, ordering: .acquiringAndReleasing).oldValue
+        if previous & Self.disposed != 0 {
+            self.disposable = nil
+            disposable.dispose()
+        }
+    }
+
+    @inlinable
+    func dispose() {
+        let previous = state.bitwiseOr(Self.disposed, ordering: .acquiringAndReleasing).oldValue
+        if previous & Self.disposed == 0 && previous & Self.assigned != 0 {
+            let disposable = self.disposable
+            self.disposable = nil
+            disposable?.dispose()
         }
     }
 }
 
-private final class FlatMap<SourceElement, SourceSequence: ObservableConvertibleType>: Producer<SourceSequence.Element> {
+@usableFromInline
+final class FlatMap<SourceElement, SourceSequence: ObservableConvertibleType>: Producer<SourceSequence.Element> {
+    @usableFromInline
     typealias Selector = (SourceElement) throws -> SourceSequence
 
-    private let source: Observable<SourceElement>
-    private let selector: Selector
+    @usableFromInline
+    let source: Observable<SourceElement>
+    @usableFromInline
+    let selector: Selector
 
+    @inlinable
     init(source: Observable<SourceElement>, selector: @escaping Selector) {
         self.source = source
         self.selector = selector
-        super.init()
+        super.init(erasedRun: { producer, observer, cancel in
+            let parent = unsafeDowncast(producer, to: FlatMap<SourceElement, SourceSequence>.self)
+            let sink = FlatMapSink<SourceElement, SourceSequence, AnyObserver<SourceSequence.Element>>(selector: parent.selector, observer: observer, cancel: cancel)
+            let subscription = sink.run(parent.source)
+            return (sink: sink, subscription: subscription)
+        })
     }
 
+    @inlinable
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == SourceSequence.Element {
         let sink = FlatMapSink<SourceElement, SourceSequence, Observer>(selector: selector, observer: observer, cancel: cancel)
         let subscription = sink.run(source)

@@ -1,3 +1,5 @@
+import Synchronization
+
 extension ObservableType {
     /// Maps each element to an inner sequence with `selector` and sends the elements of the
     /// most recent inner sequence only (the previous one is disposed). Completes when `self`
@@ -5,56 +7,96 @@ extension ObservableType {
     ///
     /// - parameter selector: Maps an element to its inner sequence.
     /// - returns: The elements of the latest inner sequence.
+    @inlinable
     public func flatMapLatest<Source: ObservableConvertibleType>(_ selector: @escaping (Element) throws -> Source) -> Observable<Source.Element> {
         FlatMapLatest(source: asObservable(), selector: selector)
     }
 }
 
-private final class FlatMapLatestSink<SourceElement, SourceSequence: ObservableConvertibleType, Observer: ObserverType>: Sink<Observer>, ObserverType where Observer.Element == SourceSequence.Element {
+@usableFromInline
+final class FlatMapLatestSink<SourceElement, SourceSequence: ObservableConvertibleType, Observer: ObserverType>: Sink<Observer> where Observer.Element == SourceSequence.Element {
+    @usableFromInline
     typealias Selector = (SourceElement) throws -> SourceSequence
+    @usableFromInline
+    typealias Inner = FlatMapLatestInner<SourceElement, SourceSequence, Observer>
 
-    private let selector: Selector
-    /// Held while handling any event, so the observer gets one event at a time.
+    @usableFromInline
+    let selector: Selector
+    /// Held while forwarding any event, so the observer gets one event at a time.
+    @usableFromInline
     let lock = RecursiveLock()
-    private let sourceSubscription = SingleAssignmentDisposable()
-    private let innerSubscription = SerialDisposable()
-    /// Guarded by `lock`, as are the two below.
-    private var stopped = false
+    @usableFromInline
+    let sourceSubscription = SingleAssignmentDisposable()
+    /// Guarded by `lock`, as are the three below: the source completed.
+    @usableFromInline
+    @exclusivity(unchecked) var stopped = false
     /// Id of the latest inner sequence.
-    private(set) var latest = 0
-    /// `true` while the latest inner sequence has not terminated.
-    private var hasLatest = false
+    @usableFromInline
+    @exclusivity(unchecked) var latest = 0
+    /// The latest inner subscription, until it terminates.
+    @usableFromInline
+    @exclusivity(unchecked) var current: Inner?
+    /// Set by `dispose()`: no inner subscription may start after it.
+    @usableFromInline
+    @exclusivity(unchecked) var innerDisposed = false
 
+    @inlinable
     init(selector: @escaping Selector, observer: Observer, cancel: Cancelable) {
         self.selector = selector
         super.init(observer: observer, cancel: cancel)
     }
 
+    /// Subscribes to the source; the sink's `dispose()` ends every subscription.
+    @inlinable
     func run(_ source: Observable<SourceElement>) -> Disposable {
-        sourceSubscription.setDisposable(source.subscribe(self))
-        return Disposables.create(sourceSubscription, innerSubscription)
+        sourceSubscription.setDisposable(source.subscribeErased(AnyObserver(eventHandler: self.on)))
+        return Disposables.create()
     }
 
+    @inlinable
     func on(_ event: Event<SourceElement>) {
         switch event {
         case .next(let element):
-            let next: (id: Int, inner: Observable<Observer.Element>)? = lock.performLocked {
-                do {
-                    let inner = try selector(element).asObservable()
-                    hasLatest = true
-                    latest += 1
-                    return (latest, inner)
-                } catch {
+            let source: Observable<Observer.Element>
+            do {
+                source = try selector(element).asObservable()
+            } catch {
+                lock.performLocked {
                     forwardOn(.error(error))
                     dispose()
-                    return nil
                 }
+                return
             }
-            if let next {
-                let subscription = SingleAssignmentDisposable()
-                innerSubscription.disposable = subscription
-                let observer = FlatMapLatestInnerObserver(parent: self, id: next.id, this: subscription)
-                subscription.setDisposable(next.inner.subscribe(observer))
+            if let just = source as? Just<Observer.Element> {
+                // A `just` inner sequence replaces the current one, sends its element and
+                // completes during the subscription: apply those events directly.
+                let replaced: Inner? = lock.performLocked {
+                    if innerDisposed { return nil }
+                    latest += 1
+                    let replaced = current
+                    current = nil
+                    forwardOn(.next(just.element))
+                    if stopped {
+                        forwardOn(.completed)
+                        dispose()
+                    }
+                    return replaced
+                }
+                replaced?.dispose()
+                return
+            }
+            let inner = Inner(parent: self)
+            let previous: (replaced: Inner?, started: Bool) = lock.performLocked {
+                if innerDisposed { return (nil, false) }
+                latest += 1
+                inner.id = latest
+                let replaced = current
+                current = inner
+                return (replaced, true)
+            }
+            previous.replaced?.dispose()
+            if previous.started {
+                inner.setDisposable(source.subscribeErased(AnyObserver(eventHandler: inner.on)))
             }
         case .error(let error):
             lock.performLocked {
@@ -65,7 +107,7 @@ private final class FlatMapLatestSink<SourceElement, SourceSequence: ObservableC
             lock.performLocked {
                 stopped = true
                 sourceSubscription.dispose()
-                if !hasLatest {
+                if current == nil {
                     forwardOn(.completed)
                     dispose()
                 }
@@ -73,9 +115,10 @@ private final class FlatMapLatestSink<SourceElement, SourceSequence: ObservableC
         }
     }
 
-    /// Handles an event of inner sequence `id` (called holding `lock`).
-    func innerOn(_ event: Event<Observer.Element>, id: Int, this: Disposable) {
-        guard id == latest else { return }
+    /// Handles an event of inner sequence `inner` (called holding `lock`).
+    @inlinable
+    func innerOn(_ event: Event<Observer.Element>, inner: Inner) {
+        guard inner.id == latest else { return }
         switch event {
         case .next:
             forwardOn(event)
@@ -83,48 +126,113 @@ private final class FlatMapLatestSink<SourceElement, SourceSequence: ObservableC
             forwardOn(event)
             dispose()
         case .completed:
-            hasLatest = false
-            this.dispose()
+            current = nil
             if stopped {
                 forwardOn(.completed)
                 dispose()
             }
         }
     }
+
+    /// Stops forwarding and ends the source and inner subscriptions.
+    @inlinable
+    override func dispose() {
+        super.dispose()
+        let toDispose: Inner? = lock.performLocked {
+            innerDisposed = true
+            let inner = current
+            current = nil
+            return inner
+        }
+        sourceSubscription.dispose()
+        toDispose?.dispose()
+    }
 }
 
-private final class FlatMapLatestInnerObserver<SourceElement, SourceSequence: ObservableConvertibleType, Observer: ObserverType>: ObserverType where Observer.Element == SourceSequence.Element {
-    typealias Element = Observer.Element
+/// One inner subscription of a `flatMapLatest`, identified by `id`; it forwards only while
+/// it is the latest.
+@usableFromInline
+final class FlatMapLatestInner<SourceElement, SourceSequence: ObservableConvertibleType, Observer: ObserverType>: Disposable where Observer.Element == SourceSequence.Element {
+    @usableFromInline
+    let parent: FlatMapLatestSink<SourceElement, SourceSequence, Observer>
+    /// Set under the parent's lock before the inner subscription starts.
+    @usableFromInline
+    @exclusivity(unchecked) var id = 0
+    @usableFromInline
+    let state = Atomic<Int>(0)
+    /// Written before `assigned` is published; taken by whoever sees both flags first.
+    @usableFromInline
+    @exclusivity(unchecked) var disposable: Disposable?
 
-    private let parent: FlatMapLatestSink<SourceElement, SourceSequence, Observer>
-    private let id: Int
-    private let this: Disposable
+    @usableFromInline
+    static var assigned: Int { 1 }
+    @usableFromInline
+    static var disposed: Int { 2 }
 
-    init(parent: FlatMapLatestSink<SourceElement, SourceSequence, Observer>, id: Int, this: Disposable) {
+    @inlinable
+    init(parent: FlatMapLatestSink<SourceElement, SourceSequence, Observer>) {
         self.parent = parent
-        self.id = id
-        self.this = this
     }
 
-    func on(_ event: Event<Element>) {
+    @inlinable
+    func on(_ event: Event<Observer.Element>) {
         parent.lock.performLocked {
-            parent.innerOn(event, id: id, this: this)
+            parent.innerOn(event, inner: self)
+        }
+        if event.isStopEvent {
+            dispose()
+        }
+    }
+
+    @inlinable
+    func setDisposable(_ disposable: Disposable) {
+        if state.load(ordering: .acquiring) & Self.disposed != 0 {
+            // Already terminated (a synchronous inner sequence): nothing to keep.
+            disposable.dispose()
+            return
+        }
+        self.disposable = disposable
+        let previous = state.bitwiseOr(Self.assigned, ordering: .acquiringAndReleasing).oldValue
+        if previous & Self.disposed != 0 {
+            self.disposable = nil
+            disposable.dispose()
+        }
+    }
+
+    @inlinable
+    func dispose() {
+        let previous = state.bitwiseOr(Self.disposed, ordering: .acquiringAndReleasing).oldValue
+        if previous & Self.disposed == 0 && previous & Self.assigned != 0 {
+            let disposable = self.disposable
+            self.disposable = nil
+            disposable?.dispose()
         }
     }
 }
 
-private final class FlatMapLatest<SourceElement, SourceSequence: ObservableConvertibleType>: Producer<SourceSequence.Element> {
+@usableFromInline
+final class FlatMapLatest<SourceElement, SourceSequence: ObservableConvertibleType>: Producer<SourceSequence.Element> {
+    @usableFromInline
     typealias Selector = (SourceElement) throws -> SourceSequence
 
-    private let source: Observable<SourceElement>
-    private let selector: Selector
+    @usableFromInline
+    let source: Observable<SourceElement>
+    @usableFromInline
+    let selector: Selector
 
+    @inlinable
     init(source: Observable<SourceElement>, selector: @escaping Selector) {
         self.source = source
         self.selector = selector
-        super.init()
+        super.init(erasedRun: { producer, observer, cancel in
+            let parent = unsafeDowncast(producer, to: FlatMapLatest<SourceElement, SourceSequence>.self)
+            let sink = FlatMapLatestSink<SourceElement, SourceSequence, AnyObserver<SourceSequence.Element>>(selector: parent.selector, observer: observer, cancel: cancel)
+            let subscription = sink.run(parent.source)
+            return (sink: sink, subscription: subscription)
+        })
     }
 
+    @inlinable
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == SourceSequence.Element {
         let sink = FlatMapLatestSink<SourceElement, SourceSequence, Observer>(selector: selector, observer: observer, cancel: cancel)
         let subscription = sink.run(source)

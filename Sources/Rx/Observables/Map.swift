@@ -58,7 +58,12 @@ final class Map<SourceType, Result>: Producer<Result> {
     init(source: Observable<SourceType>, transform: @escaping Transform) {
         self.source = source
         self.transform = transform
-        super.init()
+        super.init(erasedRun: { producer, observer, cancel in
+            let parent = unsafeDowncast(producer, to: Map<SourceType, Result>.self)
+            let sink = MapSink(transform: parent.transform, observer: observer, cancel: cancel)
+            let subscription = parent.source.subscribeErased(AnyObserver(eventHandler: sink.on))
+            return (sink: sink, subscription: subscription)
+        })
     }
 
     @inlinable

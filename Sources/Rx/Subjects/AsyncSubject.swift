@@ -1,16 +1,16 @@
 /// A subject that sends only its last element, and only when it completes (with the
 /// completion); an error is sent alone.
-public final class AsyncSubject<Element>: Observable<Element>, SubjectType, ObserverType, SynchronizedUnsubscribeType {
+public final class AsyncSubject<Element>: Observable<Element>, SubjectType, ObserverType, SubjectSubscriptionOwner {
     /// The observer side is the subject itself.
     public typealias SubjectObserverType = AsyncSubject<Element>
 
     private let lock = RecursiveLock()
-    /// Guarded by `lock`.
-    private var observers = Bag<(Event<Element>) -> Void>()
-    /// Guarded by `lock`.
+    /// Guarded by `lock`, as are the ones below.
+    private var observers = SubjectObserverList()
     private var lastElement: Element?
-    /// Guarded by `lock`.
-    private var stoppedEvent: Event<Element>?
+    /// Set by the terminal event; `stoppedError` is its error, if any.
+    private var stopped = false
+    private var stoppedError: Swift.Error?
 
     #if DEBUG
     private let synchronizationTracker = SynchronizationTracker()
@@ -30,56 +30,67 @@ public final class AsyncSubject<Element>: Observable<Element>, SubjectType, Obse
         synchronizationTracker.register()
         defer { synchronizationTracker.unregister() }
         #endif
-        var snapshot = Bag<(Event<Element>) -> Void>()
+        var snapshot = SubjectObserverList()
         var last: Element?
         lock.performLocked {
-            guard stoppedEvent == nil else { return }
+            guard !stopped else { return }
             switch event {
             case .next(let value):
                 lastElement = value
             case .completed:
-                stoppedEvent = event
+                stopped = true
                 last = lastElement
                 snapshot = observers
                 observers.removeAll()
-            case .error:
-                stoppedEvent = event
+            case .error(let error):
+                stopped = true
+                stoppedError = error
                 lastElement = nil
                 snapshot = observers
                 observers.removeAll()
             }
         }
-        for _ in 0..<snapshot.count { Resources.decrementTotal() }
+        Resources.counter.wrappingSubtract(snapshot.count, ordering: .relaxed)
         if let last {
-            dispatch(snapshot, .next(last))
+            dispatch(first: snapshot.first, rest: snapshot.rest, Event.next(last))
         }
         if event.isStopEvent {
-            dispatch(snapshot, event)
+            dispatch(first: snapshot.first, rest: snapshot.rest, event)
         }
     }
 
     /// Subscribes `observer`; after termination it gets the result at once.
     public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
         lock.performLocked {
-            if let stoppedEvent {
-                if case .completed = stoppedEvent, let lastElement {
-                    observer.on(.next(lastElement))
+            if stopped {
+                if let stoppedError {
+                    observer.on(.error(stoppedError))
+                } else {
+                    if let lastElement {
+                        observer.on(.next(lastElement))
+                    }
+                    observer.on(.completed)
                 }
-                observer.on(stoppedEvent)
                 return Disposables.create()
             }
-            let key = observers.insert(observer.on)
+            let subscription = SubjectSubscription(handler: observer.on, owner: self)
+            observers.insert(subscription)
             Resources.incrementTotal()
-            return SubscriptionDisposable(owner: self, key: key)
+            return subscription
         }
     }
 
     @usableFromInline
-    func synchronizedUnsubscribe(_ key: BagKey) {
-        let removed = lock.performLocked { observers.removeKey(key) != nil }
+    func unsubscribe(_ subscription: AnyObject) {
+        let removed = lock.performLocked { observers.remove(subscription) }
         if removed { Resources.decrementTotal() }
     }
 
     /// The subject itself.
     public func asObserver() -> AsyncSubject<Element> { self }
+
+    deinit {
+        // Observers still registered are released with the subject.
+        Resources.counter.wrappingSubtract(observers.count, ordering: .relaxed)
+    }
 }

@@ -1,17 +1,16 @@
 /// A subject that holds a current value: new observers get it first, then the later events.
-public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable, SynchronizedUnsubscribeType {
+public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable, SubjectSubscriptionOwner {
     /// The observer side is the subject itself.
     public typealias SubjectObserverType = BehaviorSubject<Element>
 
     /// Recursive: held while replaying the value, which may call back into the subject.
     private let lock = RecursiveLock()
-    /// Guarded by `lock`.
+    /// Guarded by `lock`, as are the four below.
     private var element: Element
-    /// Guarded by `lock`.
-    private var observers = Bag<(Event<Element>) -> Void>()
-    /// Guarded by `lock`.
-    private var stoppedEvent: Event<Element>?
-    /// Guarded by `lock`.
+    private var observers = SubjectObserverList()
+    /// Set by the terminal event; `stoppedError` is its error, if any.
+    private var stopped = false
+    private var stoppedError: Swift.Error?
     private var disposed = false
 
     #if DEBUG
@@ -34,7 +33,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
     public func value() throws -> Element {
         try lock.performLocked {
             if disposed { throw RxError.disposed(object: self) }
-            if case .error(let error) = stoppedEvent { throw error }
+            if let stoppedError { throw stoppedError }
             return element
         }
     }
@@ -45,23 +44,29 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
         synchronizationTracker.register()
         defer { synchronizationTracker.unregister() }
         #endif
-        var snapshot = Bag<(Event<Element>) -> Void>()
+        var snapshot = SubjectObserverList()
         var released = 0
         lock.performLocked {
-            guard !disposed && stoppedEvent == nil else { return }
+            guard !disposed && !stopped else { return }
             switch event {
             case .next(let value):
                 element = value
                 snapshot = observers
-            case .error, .completed:
-                stoppedEvent = event
+            case .error(let error):
+                stopped = true
+                stoppedError = error
+                snapshot = observers
+                released = observers.count
+                observers.removeAll()
+            case .completed:
+                stopped = true
                 snapshot = observers
                 released = observers.count
                 observers.removeAll()
             }
         }
-        for _ in 0..<released { Resources.decrementTotal() }
-        dispatch(snapshot, event)
+        Resources.counter.wrappingSubtract(released, ordering: .relaxed)
+        dispatch(first: snapshot.first, rest: snapshot.rest, event)
     }
 
     /// Sends the current value to `observer`, then the later events.
@@ -71,20 +76,21 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
                 observer.on(.error(RxError.disposed(object: self)))
                 return Disposables.create()
             }
-            if let stoppedEvent {
-                observer.on(stoppedEvent)
+            if stopped {
+                observer.on(stoppedError.map { .error($0) } ?? .completed)
                 return Disposables.create()
             }
-            let key = observers.insert(observer.on)
+            let subscription = SubjectSubscription(handler: observer.on, owner: self)
+            observers.insert(subscription)
             Resources.incrementTotal()
             observer.on(.next(element))
-            return SubscriptionDisposable(owner: self, key: key)
+            return subscription
         }
     }
 
     @usableFromInline
-    func synchronizedUnsubscribe(_ key: BagKey) {
-        let removed = lock.performLocked { observers.removeKey(key) != nil }
+    func unsubscribe(_ subscription: AnyObject) {
+        let removed = lock.performLocked { observers.remove(subscription) }
         if removed { Resources.decrementTotal() }
     }
 
@@ -97,9 +103,14 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
             disposed = true
             let count = observers.count
             observers.removeAll()
-            stoppedEvent = nil
+            stoppedError = nil
             return count
         }
-        for _ in 0..<count { Resources.decrementTotal() }
+        Resources.counter.wrappingSubtract(count, ordering: .relaxed)
+    }
+
+    deinit {
+        // Observers still registered are released with the subject.
+        Resources.counter.wrappingSubtract(observers.count, ordering: .relaxed)
     }
 }

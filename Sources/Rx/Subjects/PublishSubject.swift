@@ -4,21 +4,22 @@ import Synchronization
 ///
 /// Observers subscribing after termination get the terminal event; after `dispose()` they
 /// get `RxError.disposed`.
-public final class PublishSubject<Element>: Observable<Element>, SubjectType, Cancelable, ObserverType, SynchronizedUnsubscribeType {
+public final class PublishSubject<Element>: Observable<Element>, SubjectType, Cancelable, ObserverType, SubjectSubscriptionOwner {
     /// The observer side is the subject itself.
     public typealias SubjectObserverType = PublishSubject<Element>
 
     @usableFromInline
     let lock = RxLock(())
-    /// Guarded by `lock`.
+    /// Guarded by `lock`, as are the three below.
     @usableFromInline
-    var observers = Bag<(Event<Element>) -> Void>()
-    /// Guarded by `lock`.
+    @exclusivity(unchecked) var observers = SubjectObserverList()
+    /// Set by the terminal event; `stoppedError` is its error, if any.
     @usableFromInline
-    var stoppedEvent: Event<Element>?
-    /// Guarded by `lock`.
+    @exclusivity(unchecked) var stopped = false
     @usableFromInline
-    var disposed = false
+    @exclusivity(unchecked) var stoppedError: Swift.Error?
+    @usableFromInline
+    @exclusivity(unchecked) var disposed = false
 
     #if DEBUG
     private let synchronizationTracker = SynchronizationTracker()
@@ -47,27 +48,43 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
         trackBegin()
         defer { trackEnd() }
         #endif
+        var first: AnyObject?
+        var rest: ContiguousArray<AnyObject>?
         switch event {
         case .next:
-            var snapshot = Bag<(Event<Element>) -> Void>()
             lock.performLocked {
-                if !disposed && stoppedEvent == nil {
-                    snapshot = observers
+                if !disposed && !stopped {
+                    first = observers.first
+                    if !observers.rest.isEmpty {
+                        rest = observers.rest
+                    }
                 }
             }
-            dispatch(snapshot, event)
-        case .error, .completed:
-            var snapshot = Bag<(Event<Element>) -> Void>()
-            lock.performLocked {
-                if !disposed && stoppedEvent == nil {
-                    stoppedEvent = event
-                    snapshot = observers
-                    observers.removeAll()
-                }
+        case .error(let error):
+            let count: Int = lock.performLocked {
+                if disposed || stopped { return 0 }
+                stopped = true
+                stoppedError = error
+                first = observers.first
+                rest = observers.rest
+                let count = observers.count
+                observers.removeAll()
+                return count
             }
-            for _ in 0..<snapshot.count { Resources.decrementTotal() }
-            dispatch(snapshot, event)
+            Resources.counter.wrappingSubtract(count, ordering: .relaxed)
+        case .completed:
+            let count: Int = lock.performLocked {
+                if disposed || stopped { return 0 }
+                stopped = true
+                first = observers.first
+                rest = observers.rest
+                let count = observers.count
+                observers.removeAll()
+                return count
+            }
+            Resources.counter.wrappingSubtract(count, ordering: .relaxed)
         }
+        dispatch(first: first, rest: rest, event)
     }
 
     #if DEBUG
@@ -80,30 +97,35 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
     /// Subscribes `observer` to the events sent from now on.
     @inlinable
     public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
-        var terminal: Event<Element>?
-        var key: BagKey?
-        lock.performLocked {
-            if let stoppedEvent {
-                terminal = stoppedEvent
-            } else if disposed {
-                terminal = .error(RxError.disposed(object: self))
-            } else {
-                key = observers.insert(observer.on)
-            }
+        subscribeHandler(observer.on)
+    }
+
+    @inlinable
+    override func subscribeErased(_ observer: AnyObserver<Element>) -> Disposable {
+        subscribeHandler(observer.observer)
+    }
+
+    @inlinable
+    func subscribeHandler(_ handler: @escaping (Event<Element>) -> Void) -> Disposable {
+        let subscription = SubjectSubscription(handler: handler, owner: self)
+        // nil: subscribed; otherwise the event the late subscriber gets at once.
+        let immediate: Event<Element>? = lock.performLocked {
+            if stopped { return stoppedError.map { .error($0) } ?? .completed }
+            if disposed { return .error(RxError.disposed(object: self)) }
+            observers.insert(subscription)
+            return nil
         }
-        if let key {
-            Resources.incrementTotal()
-            return SubscriptionDisposable(owner: self, key: key)
+        if let immediate {
+            handler(immediate)
+            return Disposables.create()
         }
-        if let terminal {
-            observer.on(terminal)
-        }
-        return Disposables.create()
+        Resources.incrementTotal()
+        return subscription
     }
 
     @usableFromInline
-    func synchronizedUnsubscribe(_ key: BagKey) {
-        let removed = lock.performLocked { observers.removeKey(key) != nil }
+    func unsubscribe(_ subscription: AnyObject) {
+        let removed = lock.performLocked { observers.remove(subscription) }
         if removed {
             Resources.decrementTotal()
         }
@@ -112,15 +134,20 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
     /// The subject itself.
     public func asObserver() -> PublishSubject<Element> { self }
 
+    deinit {
+        // Observers still registered are released with the subject.
+        Resources.counter.wrappingSubtract(observers.count, ordering: .relaxed)
+    }
+
     /// Removes every observer; later subscribers get `RxError.disposed`.
     public func dispose() {
         let count: Int = lock.performLocked {
             disposed = true
             let count = observers.count
             observers.removeAll()
-            stoppedEvent = nil
+            stoppedError = nil
             return count
         }
-        for _ in 0..<count { Resources.decrementTotal() }
+        Resources.counter.wrappingSubtract(count, ordering: .relaxed)
     }
 }

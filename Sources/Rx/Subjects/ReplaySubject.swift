@@ -1,21 +1,20 @@
 /// A subject that replays buffered elements (all, or the last `bufferSize`) and the terminal
 /// event to new observers, then sends them the later events.
-public class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable, SynchronizedUnsubscribeType {
+public class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable, SubjectSubscriptionOwner {
     /// The observer side is the subject itself.
     public typealias SubjectObserverType = ReplaySubject<Element>
 
     /// Recursive: held while replaying, which may call back into the subject.
     private let lock = RecursiveLock()
-    /// Guarded by `lock`.
-    private var buffer: [Element] = []
-    /// Guarded by `lock`: index of the oldest element kept in `buffer`.
-    private var bufferStart = 0
     private let bufferSize: Int?
-    /// Guarded by `lock`.
-    private var observers = Bag<(Event<Element>) -> Void>()
-    /// Guarded by `lock`.
-    private var stoppedEvent: Event<Element>?
-    /// Guarded by `lock`.
+    /// Guarded by `lock`, as are the ones below.
+    private var buffer: [Element] = []
+    /// Index of the oldest element kept in `buffer`.
+    private var bufferStart = 0
+    private var observers = SubjectObserverList()
+    /// Set by the terminal event; `stoppedError` is its error, if any.
+    private var stopped = false
+    private var stoppedError: Swift.Error?
     private var disposed = false
 
     #if DEBUG
@@ -49,35 +48,47 @@ public class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverT
         synchronizationTracker.register()
         defer { synchronizationTracker.unregister() }
         #endif
-        var snapshot = Bag<(Event<Element>) -> Void>()
+        var snapshot = SubjectObserverList()
         var released = 0
         lock.performLocked {
-            guard !disposed && stoppedEvent == nil else { return }
+            guard !disposed && !stopped else { return }
             switch event {
             case .next(let value):
-                if let bufferSize {
-                    if bufferSize == 0 { break }
-                    buffer.append(value)
-                    if buffer.count - bufferStart > bufferSize {
-                        bufferStart += 1
-                        if bufferStart > 64 && bufferStart * 2 > buffer.count {
-                            buffer.removeFirst(bufferStart)
-                            bufferStart = 0
-                        }
-                    }
-                } else {
-                    buffer.append(value)
-                }
+                append(value)
                 snapshot = observers
-            case .error, .completed:
-                stoppedEvent = event
+            case .error(let error):
+                stopped = true
+                stoppedError = error
+                snapshot = observers
+                released = observers.count
+                observers.removeAll()
+            case .completed:
+                stopped = true
                 snapshot = observers
                 released = observers.count
                 observers.removeAll()
             }
         }
-        for _ in 0..<released { Resources.decrementTotal() }
-        dispatch(snapshot, event)
+        Resources.counter.wrappingSubtract(released, ordering: .relaxed)
+        dispatch(first: snapshot.first, rest: snapshot.rest, event)
+    }
+
+    /// Adds `value` to the buffer, dropping the oldest beyond `bufferSize` (called holding `lock`).
+    private func append(_ value: Element) {
+        guard let bufferSize else {
+            buffer.append(value)
+            return
+        }
+        if bufferSize == 0 { return }
+        buffer.append(value)
+        if buffer.count - bufferStart > bufferSize {
+            bufferStart += 1
+            // Compact once the dropped prefix is large, so appends stay amortised O(1).
+            if bufferStart > 64 && bufferStart * 2 > buffer.count {
+                buffer.removeFirst(bufferStart)
+                bufferStart = 0
+            }
+        }
     }
 
     /// Replays the buffer (and the terminal event) to `observer`, then sends the later events.
@@ -90,19 +101,20 @@ public class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverT
             for index in bufferStart..<buffer.count {
                 observer.on(.next(buffer[index]))
             }
-            if let stoppedEvent {
-                observer.on(stoppedEvent)
+            if stopped {
+                observer.on(stoppedError.map { .error($0) } ?? .completed)
                 return Disposables.create()
             }
-            let key = observers.insert(observer.on)
+            let subscription = SubjectSubscription(handler: observer.on, owner: self)
+            observers.insert(subscription)
             Resources.incrementTotal()
-            return SubscriptionDisposable(owner: self, key: key)
+            return subscription
         }
     }
 
     @usableFromInline
-    func synchronizedUnsubscribe(_ key: BagKey) {
-        let removed = lock.performLocked { observers.removeKey(key) != nil }
+    func unsubscribe(_ subscription: AnyObject) {
+        let removed = lock.performLocked { observers.remove(subscription) }
         if removed { Resources.decrementTotal() }
     }
 
@@ -117,9 +129,14 @@ public class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverT
             observers.removeAll()
             buffer.removeAll()
             bufferStart = 0
-            stoppedEvent = nil
+            stoppedError = nil
             return count
         }
-        for _ in 0..<count { Resources.decrementTotal() }
+        Resources.counter.wrappingSubtract(count, ordering: .relaxed)
+    }
+
+    deinit {
+        // Observers still registered are released with the subject.
+        Resources.counter.wrappingSubtract(observers.count, ordering: .relaxed)
     }
 }
