@@ -23,6 +23,9 @@ struct Configuration: Equatable, Sendable {
     /// Origins allowed to open a WebSocket; empty keeps the server's default
     /// (its own host, and clients that send no Origin).
     var allowedOrigins: [String] = []
+    /// Messages per second one session may send (bursts of twice that); 0 turns the
+    /// limit off (benchmarks).
+    var messageRate: Double = 100
 }
 
 /// A configuration value that cannot be used, reported in one line.
@@ -42,6 +45,7 @@ extension Configuration {
         case pingInterval = "RXLIVE_PING_INTERVAL"
         case pongTimeout = "RXLIVE_PONG_TIMEOUT"
         case allowedOrigins = "RXLIVE_ALLOWED_ORIGINS"
+        case messageRate = "RXLIVE_MESSAGE_RATE"
     }
 
     /// The raw text of each setting as given on the command line (nil when absent).
@@ -55,6 +59,7 @@ extension Configuration {
         var pingInterval: String?
         var pongTimeout: String?
         var allowedOrigins: [String] = []
+        var messageRate: String?
     }
 
     /// Builds a configuration from flags over environment over defaults.
@@ -98,6 +103,13 @@ extension Configuration {
         }
         if let given = value(flags.pongTimeout, "pong-timeout", .pongTimeout) {
             pongTimeout = try Self.seconds(given, allowZero: false)
+        }
+        if let given = value(flags.messageRate, "message-rate", .messageRate) {
+            guard let rate = Double(given.text), rate.isFinite, rate >= 0, rate <= 1_000_000 else {
+                throw ConfigurationError(
+                    description: "\(given.source): '\(given.text)' is not a number of messages per second (0 to 1000000)")
+            }
+            messageRate = rate
         }
         if !flags.allowedOrigins.isEmpty {
             allowedOrigins = flags.allowedOrigins

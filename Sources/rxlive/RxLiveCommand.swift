@@ -55,12 +55,16 @@ struct RxLiveCommand: ParsableCommand {
                 valueName: "origin"))
     var allowedOrigins: [String] = []
 
+    @Option(help: ArgumentHelp("Messages per second one session may send, in bursts of twice that; 0 for no limit (default 100; env RXLIVE_MESSAGE_RATE).",
+                               valueName: "rate"))
+    var messageRate: String?
+
     /// The configuration these flags and the process environment describe.
     func resolvedConfiguration(environment: [String: String]) throws -> Configuration {
         let flags = Configuration.Overrides(
             host: host, port: port, publicDirectory: publicDirectory, loginDelay: loginDelay,
             logLevel: logLevel, maxMessageSize: maxMessageSize, pingInterval: pingInterval,
-            pongTimeout: pongTimeout, allowedOrigins: allowedOrigins)
+            pongTimeout: pongTimeout, allowedOrigins: allowedOrigins, messageRate: messageRate)
         var configuration = try Configuration(flags: flags, environment: environment)
         configuration.publicDirectory = try PublicDirectory.locate(given: configuration.publicDirectory)
         return configuration

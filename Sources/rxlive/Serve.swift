@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import Logging
 import Rx
+import Sessions
 
 /// Why the server could not start, reported in one line.
 struct ServeError: Error, CustomStringConvertible {
@@ -25,6 +26,7 @@ func serve(_ configuration: Configuration, logger: Logger) throws {
     defer { MainScheduler.resetHost() }
 
     let server = HTTPServer(configuration: configuration.server, loop: loop, logger: logger)
+    SessionRoutes.register(on: server, configuration: configuration.sessions, logger: logger)
     do {
         try server.start()
     } catch {
@@ -51,6 +53,13 @@ func serve(_ configuration: Configuration, logger: Logger) throws {
 }
 
 extension Configuration {
+    /// The sessions' part of the configuration.
+    var sessions: SessionConfiguration {
+        var sessions = SessionConfiguration(loginDelay: loginDelay)
+        sessions.messageLimit = messageRate > 0 ? RateLimit(perSecond: messageRate, burst: max(1, Int(messageRate * 2))) : nil
+        return sessions
+    }
+
     /// The HTTP/WebSocket server's part of the configuration.
     var server: HTTPServerConfiguration {
         var server = HTTPServerConfiguration(host: host, port: port, publicDirectory: publicDirectory)

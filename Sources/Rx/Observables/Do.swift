@@ -1,0 +1,123 @@
+extension ObservableType {
+    /// Runs side effects for the events and the lifetime of each subscription, passing the
+    /// events through unchanged. An error thrown by an event handler is sent in place of
+    /// the event (thrown by an `after…` handler, it is sent after the event; after a
+    /// terminal event it is dropped).
+    ///
+    /// - parameter onNext: Runs before an element is sent.
+    /// - parameter afterNext: Runs after an element is sent.
+    /// - parameter onError: Runs before the error is sent.
+    /// - parameter afterError: Runs after the error is sent.
+    /// - parameter onCompleted: Runs before completion is sent.
+    /// - parameter afterCompleted: Runs after completion is sent.
+    /// - parameter onSubscribe: Runs before subscribing to the source.
+    /// - parameter onSubscribed: Runs after subscribing to the source.
+    /// - parameter onDispose: Runs when the subscription is disposed (termination included).
+    /// - returns: The source sequence, with the side effects.
+    public func `do`(
+        onNext: ((Element) throws -> Void)? = nil,
+        afterNext: ((Element) throws -> Void)? = nil,
+        onError: ((Swift.Error) throws -> Void)? = nil,
+        afterError: ((Swift.Error) throws -> Void)? = nil,
+        onCompleted: (() throws -> Void)? = nil,
+        afterCompleted: (() throws -> Void)? = nil,
+        onSubscribe: (() -> Void)? = nil,
+        onSubscribed: (() -> Void)? = nil,
+        onDispose: (() -> Void)? = nil
+    ) -> Observable<Element> {
+        Do(
+            source: asObservable(),
+            eventHandler: { event in
+                switch event {
+                case .next(let element): try onNext?(element)
+                case .error(let error): try onError?(error)
+                case .completed: try onCompleted?()
+                }
+            },
+            afterEventHandler: { event in
+                switch event {
+                case .next(let element): try afterNext?(element)
+                case .error(let error): try afterError?(error)
+                case .completed: try afterCompleted?()
+                }
+            },
+            onSubscribe: onSubscribe,
+            onSubscribed: onSubscribed,
+            onDispose: onDispose
+        )
+    }
+}
+
+private final class DoSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+    typealias Element = Observer.Element
+    typealias EventHandler = (Event<Element>) throws -> Void
+
+    private let eventHandler: EventHandler
+    private let afterEventHandler: EventHandler
+
+    init(eventHandler: @escaping EventHandler, afterEventHandler: @escaping EventHandler, observer: Observer, cancel: Cancelable) {
+        self.eventHandler = eventHandler
+        self.afterEventHandler = afterEventHandler
+        super.init(observer: observer, cancel: cancel)
+    }
+
+    func on(_ event: Event<Element>) {
+        do {
+            try eventHandler(event)
+        } catch {
+            forwardOn(.error(error))
+            dispose()
+            return
+        }
+        forwardOn(event)
+        do {
+            try afterEventHandler(event)
+        } catch {
+            // After a terminal event the observer has stopped: the error goes nowhere.
+            if !event.isStopEvent {
+                forwardOn(.error(error))
+            }
+            dispose()
+            return
+        }
+        if event.isStopEvent {
+            dispose()
+        }
+    }
+}
+
+private final class Do<Element>: Producer<Element> {
+    typealias EventHandler = (Event<Element>) throws -> Void
+
+    private let source: Observable<Element>
+    private let eventHandler: EventHandler
+    private let afterEventHandler: EventHandler
+    private let onSubscribe: (() -> Void)?
+    private let onSubscribed: (() -> Void)?
+    private let onDispose: (() -> Void)?
+
+    init(source: Observable<Element>, eventHandler: @escaping EventHandler, afterEventHandler: @escaping EventHandler, onSubscribe: (() -> Void)?, onSubscribed: (() -> Void)?, onDispose: (() -> Void)?) {
+        self.source = source
+        self.eventHandler = eventHandler
+        self.afterEventHandler = afterEventHandler
+        self.onSubscribe = onSubscribe
+        self.onSubscribed = onSubscribed
+        self.onDispose = onDispose
+        super.init()
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        onSubscribe?()
+        let sink = DoSink(eventHandler: eventHandler, afterEventHandler: afterEventHandler, observer: observer, cancel: cancel)
+        let sourceSubscription = source.subscribe(sink)
+        onSubscribed?()
+        guard let onDispose else {
+            return (sink: sink, subscription: sourceSubscription)
+        }
+        let subscription = Disposables.create {
+            sourceSubscription.dispose()
+            onDispose()
+        }
+        return (sink: sink, subscription: subscription)
+    }
+}

@@ -1,0 +1,218 @@
+/// The trait of `Maybe`: at most one element, then completion, or an error.
+public enum MaybeTrait {}
+
+/// A sequence of at most one element.
+public typealias Maybe<Element> = PrimitiveSequence<MaybeTrait, Element>
+
+/// What a `Maybe` ends with.
+public enum MaybeEvent<Element> {
+    /// The one element (the sequence is then complete).
+    case success(Element)
+    /// The sequence failed.
+    case error(Swift.Error)
+    /// The sequence completed without an element.
+    case completed
+}
+
+extension PrimitiveSequenceType where Trait == MaybeTrait {
+    /// Receives the one event of a `Maybe`.
+    public typealias MaybeObserver = (MaybeEvent<Element>) -> Void
+
+    /// Creates a `Maybe` from a subscribe function: `subscribe` runs for each subscriber
+    /// with a callback to send the result to, and returns the disposable that cancels the
+    /// work it started. Only the first result counts.
+    ///
+    /// - parameter subscribe: The subscribe function.
+    /// - returns: The `Maybe`.
+    public static func create(subscribe: @escaping (@escaping MaybeObserver) -> Disposable) -> Maybe<Element> {
+        let source = Observable<Element>.create { observer in
+            subscribe { event in
+                switch event {
+                case .success(let element):
+                    observer.on(.next(element))
+                    observer.on(.completed)
+                case .error(let error):
+                    observer.on(.error(error))
+                case .completed:
+                    observer.on(.completed)
+                }
+            }
+        }
+        return Maybe(raw: source)
+    }
+
+    /// Subscribes a closure that receives the result.
+    ///
+    /// - returns: The subscription.
+    public func subscribe(_ observer: @escaping MaybeObserver) -> Disposable {
+        // Only touched by the source's events, which come one at a time.
+        var stopped = false
+        return primitiveSequence.asObservable().subscribe { event in
+            if stopped { return }
+            stopped = true
+            switch event {
+            case .next(let element):
+                observer(.success(element))
+            case .error(let error):
+                observer(.error(error))
+            case .completed:
+                observer(.completed)
+            }
+        }
+    }
+
+    /// Subscribes closures for the element, the error, completion without an element and
+    /// disposal. Errors with no `onError` go to `Hooks.defaultErrorHandler`.
+    ///
+    /// - returns: The subscription.
+    public func subscribe(onSuccess: ((Element) -> Void)? = nil, onError: ((Swift.Error) -> Void)? = nil, onCompleted: (() -> Void)? = nil, onDisposed: (() -> Void)? = nil) -> Disposable {
+        let disposable: Disposable
+        if let onDisposed {
+            disposable = Disposables.create(with: onDisposed)
+        } else {
+            disposable = Disposables.create()
+        }
+        let subscription = subscribe { event in
+            switch event {
+            case .success(let element):
+                onSuccess?(element)
+            case .error(let error):
+                if let onError {
+                    onError(error)
+                } else {
+                    Hooks.defaultErrorHandler(error)
+                }
+            case .completed:
+                onCompleted?()
+            }
+            disposable.dispose()
+        }
+        return Disposables.create(subscription, disposable)
+    }
+
+    /// A `Maybe` of `element`.
+    ///
+    /// - returns: The `Maybe`.
+    public static func just(_ element: Element) -> Maybe<Element> {
+        Maybe(raw: Observable.just(element))
+    }
+
+    /// A `Maybe` that completes at once without an element.
+    ///
+    /// - returns: The `Maybe`.
+    public static func empty() -> Maybe<Element> {
+        Maybe(raw: Observable.empty())
+    }
+
+    /// A `Maybe` that fails at once with `error`.
+    ///
+    /// - returns: The `Maybe`.
+    public static func error(_ error: Swift.Error) -> Maybe<Element> {
+        Maybe(raw: Observable.error(error))
+    }
+
+    /// A `Maybe` that never sends anything.
+    ///
+    /// - returns: The `Maybe`.
+    public static func never() -> Maybe<Element> {
+        Maybe(raw: Observable.never())
+    }
+
+    /// Transforms the element with `transform`; a thrown error fails the `Maybe`.
+    ///
+    /// - returns: The `Maybe` of the transformed element.
+    public func map<Result>(_ transform: @escaping (Element) throws -> Result) -> Maybe<Result> {
+        Maybe(raw: primitiveSequence.source.map(transform))
+    }
+
+    /// Continues with the `Maybe` that `selector` makes from the element, if any; a thrown
+    /// error fails the result.
+    ///
+    /// - returns: The `Maybe` of the second element.
+    public func flatMap<Result>(_ selector: @escaping (Element) throws -> Maybe<Result>) -> Maybe<Result> {
+        Maybe(raw: primitiveSequence.source.flatMap { try selector($0).asObservable() })
+    }
+
+    /// Runs side effects for the result and the lifetime of each subscription (see
+    /// `Observable.do`); an error thrown by a handler fails the `Maybe`.
+    ///
+    /// - returns: The same `Maybe`, with the side effects.
+    public func `do`(
+        onNext: ((Element) throws -> Void)? = nil,
+        afterNext: ((Element) throws -> Void)? = nil,
+        onError: ((Swift.Error) throws -> Void)? = nil,
+        afterError: ((Swift.Error) throws -> Void)? = nil,
+        onCompleted: (() throws -> Void)? = nil,
+        afterCompleted: (() throws -> Void)? = nil,
+        onSubscribe: (() -> Void)? = nil,
+        onSubscribed: (() -> Void)? = nil,
+        onDispose: (() -> Void)? = nil
+    ) -> Maybe<Element> {
+        Maybe(raw: primitiveSequence.source.do(onNext: onNext, afterNext: afterNext, onError: onError, afterError: afterError, onCompleted: onCompleted, afterCompleted: afterCompleted, onSubscribe: onSubscribe, onSubscribed: onSubscribed, onDispose: onDispose))
+    }
+
+    /// A `Single` of the element, or of `default` if the `Maybe` is empty.
+    ///
+    /// - returns: The `Single`.
+    public func ifEmpty(default: Element) -> Single<Element> {
+        Single(raw: primitiveSequence.source.ifEmpty(default: `default`))
+    }
+
+    /// The `Maybe` without its element, as a `Completable`.
+    public func asCompletable() -> Completable {
+        Completable(raw: primitiveSequence.source.ignoreElements())
+    }
+}
+
+extension ObservableType {
+    /// The sequence as a `Maybe`: its element (if any) when it completes; fails with
+    /// `RxError.moreThanOneElement` at a second element.
+    ///
+    /// - returns: The `Maybe`.
+    public func asMaybe() -> Maybe<Element> {
+        Maybe(raw: AsMaybe(source: asObservable()))
+    }
+}
+
+private final class AsMaybeSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+    typealias Element = Observer.Element
+
+    /// Only touched by `on`, which the source calls one event at a time.
+    private var element: Element?
+
+    func on(_ event: Event<Element>) {
+        switch event {
+        case .next(let value):
+            if element != nil {
+                forwardOn(.error(RxError.moreThanOneElement))
+                dispose()
+                return
+            }
+            element = value
+        case .error:
+            forwardOn(event)
+            dispose()
+        case .completed:
+            if let element {
+                forwardOn(.next(element))
+            }
+            forwardOn(.completed)
+            dispose()
+        }
+    }
+}
+
+private final class AsMaybe<Element>: Producer<Element> {
+    private let source: Observable<Element>
+
+    init(source: Observable<Element>) {
+        self.source = source
+        super.init()
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        let sink = AsMaybeSink(observer: observer, cancel: cancel)
+        let subscription = source.subscribe(sink)
+        return (sink: sink, subscription: subscription)
+    }
+}

@@ -1,0 +1,34 @@
+import Rx
+import ViewModels
+
+/// Every view model served on the wire. A new one is a few lines here: its name, how
+/// to make it, its inputs and its outputs.
+public enum WireCatalog {
+    /// The view models with their settings from `configuration`.
+    public static func viewModels(_ configuration: SessionConfiguration) -> [WireViewModel] {
+        let loginDelay = configuration.loginDelay.rxTimeInterval
+        let loginTapLimit = configuration.loginTapLimit
+        return [
+            WireViewModel(
+                name: "login",
+                viewModel: { LoginViewModel(service: SimulatedLoginService(delay: loginDelay)) },
+                input: { wire in
+                    LoginViewModel.Input(
+                        username: wire.text("username"),
+                        password: wire.text("password"),
+                        loginTapped: wire.tap("loginTapped", limit: loginTapLimit))
+                },
+                outputs: [
+                    WireOutput("isLoginButtonEnabled", \.isLoginButtonEnabled),
+                    WireOutput("loginResult", \.loginResult),
+                ]),
+            WireViewModel(
+                name: "sum",
+                viewModel: { SumViewModel() },
+                input: { wire in
+                    SumViewModel.Input(number1: wire.text("number1"), number2: wire.text("number2"), number3: wire.text("number3"))
+                },
+                outputs: [WireOutput("sum", \.sum)]),
+        ]
+    }
+}

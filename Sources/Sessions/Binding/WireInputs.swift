@@ -1,0 +1,44 @@
+import Rx
+
+/// Hands out the input streams of one session, one subject per declared input, and
+/// records the declarations (name, kind, tap limit) in the order they are asked for.
+///
+/// A `WireViewModel` calls its input closure with a `WireInputs` once when it is
+/// declared (to learn the inputs) and once per session (to get that session's subjects),
+/// so the inputs are written in exactly one place.
+public final class WireInputs {
+    /// What one input accepts.
+    struct Declaration: Equatable, Sendable {
+        let name: String
+        let kind: InputKind
+        let limit: RateLimit?
+    }
+
+    /// Where one input's events go.
+    enum Feed {
+        case text(PublishSubject<String>)
+        case tap(PublishSubject<Void>)
+    }
+
+    private(set) var declarations: [Declaration] = []
+    private(set) var feeds: [Feed] = []
+
+    init() {}
+
+    /// A text input: every message's string value, like `rx.text.orEmpty`.
+    public func text(_ name: String) -> Observable<String> {
+        let subject = PublishSubject<String>()
+        declarations.append(Declaration(name: name, kind: .text, limit: nil))
+        feeds.append(.text(subject))
+        return subject.asObservable()
+    }
+
+    /// A tap input: one element per message without a value, like `rx.tap`.
+    /// - Parameter limit: at most this many taps per session (`rate_limited` beyond it).
+    public func tap(_ name: String, limit: RateLimit? = nil) -> Observable<Void> {
+        let subject = PublishSubject<Void>()
+        declarations.append(Declaration(name: name, kind: .tap, limit: limit))
+        feeds.append(.tap(subject))
+        return subject.asObservable()
+    }
+}

@@ -1,0 +1,53 @@
+import Rx
+import ViewModels
+
+/// A view model as exposed on the wire: a name, its inputs (declared once, in the
+/// input closure) and its outputs. One `WireViewModel` serves every session of its
+/// endpoint, `/ws/<name>`.
+public struct WireViewModel {
+    /// The view model's name: the endpoint `/ws/<name>` and `ready.viewModel`.
+    public let name: String
+    /// The inputs, for decoding client messages and for the `ready` message.
+    public let inputs: InputTable
+    /// The outputs' names in declaration order, for the `ready` message.
+    public let outputNames: [String]
+    /// Each input's tap limit, by input index.
+    let tapLimits: [RateLimit?]
+    /// Builds one session's graph.
+    let build: (_ send: @escaping (String) -> Void, _ fail: @escaping (Error) -> Void) -> SessionGraph
+
+    /// Declares a view model on the wire.
+    /// - Parameters:
+    ///   - name: the endpoint and `ready.viewModel`.
+    ///   - viewModel: makes the view model of one session.
+    ///   - input: builds the view model's `Input` from `WireInputs` (`text(_:)`, `tap(_:limit:)`);
+    ///     the calls it makes declare the inputs, in order.
+    ///   - outputs: the outputs, in the order `ready` lists them.
+    public init<ViewModel: ViewModelType>(
+        name: String,
+        viewModel: @escaping () -> ViewModel,
+        input: @escaping (WireInputs) -> ViewModel.Input,
+        outputs: [WireOutput<ViewModel.Output>]
+    ) {
+        let declaring = WireInputs()
+        _ = input(declaring)
+        let declarations = declaring.declarations
+        self.name = name
+        inputs = InputTable(declarations.map { (name: $0.name, kind: $0.kind) })
+        outputNames = outputs.map(\.name)
+        tapLimits = declarations.map(\.limit)
+        build = { send, fail in
+            let wire = WireInputs()
+            let output = viewModel().transform(input: input(wire))
+            assert(wire.declarations == declarations, "the input closure of \(name) must declare the same inputs every time")
+            let subscriptions = outputs.map { $0.bind(output, send, fail) }
+            return SessionGraph(feeds: wire.feeds, subscriptions: subscriptions)
+        }
+    }
+}
+
+/// One session's running graph: the input subjects and the output subscriptions.
+struct SessionGraph {
+    let feeds: [WireInputs.Feed]
+    let subscriptions: [Disposable]
+}

@@ -1,0 +1,27 @@
+/// The error codes of the wire protocol (`PROTOCOL.md`, "Error codes").
+public enum ProtocolErrorCode: String, Sendable, Equatable, CaseIterable {
+    /// The message is not one well-formed JSON object of the protocol's shape.
+    case badJSON = "bad_json"
+    /// The message names an input the session's view model does not have.
+    case unknownInput = "unknown_input"
+    /// A text input without a string `value`, or a tap with a `value`.
+    case badValue = "bad_value"
+    /// Too many messages, or too many taps of a limited input, in too short a time.
+    case rateLimited = "rate_limited"
+}
+
+/// A refused client message: the code the protocol names and a sentence for a person.
+///
+/// Messages never echo more than a short prefix of what the client sent.
+public struct ProtocolError: Error, Sendable, Equatable {
+    /// The protocol's error code.
+    public var code: ProtocolErrorCode
+    /// A short explanation for a person.
+    public var message: String
+
+    /// Creates an error with a code and a message for a person.
+    public init(_ code: ProtocolErrorCode, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+}

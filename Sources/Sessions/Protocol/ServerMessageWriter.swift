@@ -1,0 +1,86 @@
+/// JSON text of the server's messages, exactly in the shapes of `PROTOCOL.md`.
+///
+/// Key order and spacing are fixed (no spaces), so a scripted client can compare lines.
+public enum ServerMessageWriter {
+    /// `{"ready":{"viewModel":…,"session":…,"inputs":{…},"outputs":[…]}}`, inputs and
+    /// outputs in declaration order.
+    public static func ready(
+        viewModel: String, session: String,
+        inputs: [(name: String, kind: InputKind)], outputs: [String]
+    ) -> String {
+        ReadyMessageTemplate(viewModel: viewModel, inputs: inputs, outputs: outputs).message(session: session)
+    }
+
+    /// `{"output":"<name>","value":<value>}`.
+    public static func output(_ name: String, value: some JSONValueEncodable) -> String {
+        OutputMessageTemplate(output: name).message(value)
+    }
+
+    /// `{"error":{"code":"<code>","message":"<message>"}}`.
+    public static func error(_ error: ProtocolError) -> String {
+        var json = "{\"error\":{\"code\":\""
+        json.append(error.code.rawValue)
+        json.append("\",\"message\":")
+        json.appendJSONString(error.message)
+        json.append("}}")
+        return json
+    }
+}
+
+/// The output message of one output, with its constant head built once, so each
+/// element costs one small append.
+public struct OutputMessageTemplate: Sendable {
+    private let head: String
+
+    /// A template for the output named `output`.
+    public init(output: String) {
+        var head = "{\"output\":"
+        head.appendJSONString(output)
+        head.append(",\"value\":")
+        self.head = head
+    }
+
+    /// The message carrying `value`.
+    public func message(_ value: some JSONValueEncodable) -> String {
+        var json = head
+        value.appendJSON(to: &json)
+        json.append("}")
+        return json
+    }
+}
+
+/// The `ready` message of one view model, built once but for the session id.
+public struct ReadyMessageTemplate: Sendable {
+    private let head: String
+    private let tail: String
+
+    /// A template for sessions of `viewModel` with these inputs and outputs (in order).
+    public init(viewModel: String, inputs: [(name: String, kind: InputKind)], outputs: [String]) {
+        var head = "{\"ready\":{\"viewModel\":"
+        head.appendJSONString(viewModel)
+        head.append(",\"session\":")
+        var tail = ",\"inputs\":{"
+        for (position, input) in inputs.enumerated() {
+            if position > 0 { tail.append(",") }
+            tail.appendJSONString(input.name)
+            tail.append(":")
+            tail.appendJSONString(input.kind.rawValue)
+        }
+        tail.append("},\"outputs\":[")
+        for (position, output) in outputs.enumerated() {
+            if position > 0 { tail.append(",") }
+            tail.appendJSONString(output)
+        }
+        tail.append("]}}")
+        self.head = head
+        self.tail = tail
+    }
+
+    /// The message for the session `session`.
+    public func message(session: String) -> String {
+        var json = head
+        json.appendJSONString(session)
+        json.append(tail)
+        return json
+    }
+}

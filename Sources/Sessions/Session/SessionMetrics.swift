@@ -1,0 +1,70 @@
+import Rx
+import Synchronization
+
+/// Counters of every session, shown by `GET /metrics` in Prometheus' text format.
+/// Atomic, so sessions on any event loop can count.
+public final class SessionMetrics: Sendable {
+    private let viewModels: [String]
+    private let open = Atomic<Int>(0)
+    private let sessionsTotal: Mutex<[String: Int]>
+    private let received = Atomic<Int>(0)
+    private let sent = Atomic<Int>(0)
+    private let errorsSent = Atomic<Int>(0)
+
+    /// Metrics for sessions of `viewModels` (each gets a `sessions_total` line from the start).
+    public init(viewModels: [String]) {
+        self.viewModels = viewModels
+        sessionsTotal = Mutex(Dictionary(uniqueKeysWithValues: viewModels.map { ($0, 0) }))
+    }
+
+    /// Sessions open now.
+    public var sessionsOpen: Int { open.load(ordering: .relaxed) }
+    /// Client messages received (accepted or refused).
+    public var messagesReceived: Int { received.load(ordering: .relaxed) }
+    /// Server messages sent (ready, outputs, errors).
+    public var messagesSent: Int { sent.load(ordering: .relaxed) }
+    /// Error messages sent.
+    public var errorsSentTotal: Int { errorsSent.load(ordering: .relaxed) }
+    /// Sessions opened since start for `viewModel`.
+    public func sessionsTotal(_ viewModel: String) -> Int { sessionsTotal.withLock { $0[viewModel] ?? 0 } }
+
+    func sessionOpened(_ viewModel: String) {
+        open.wrappingAdd(1, ordering: .relaxed)
+        sessionsTotal.withLock { $0[viewModel, default: 0] += 1 }
+    }
+
+    func sessionClosed() {
+        open.wrappingSubtract(1, ordering: .relaxed)
+    }
+
+    func messageReceived() {
+        received.wrappingAdd(1, ordering: .relaxed)
+    }
+
+    func messageSent() {
+        sent.wrappingAdd(1, ordering: .relaxed)
+    }
+
+    func errorSent() {
+        errorsSent.wrappingAdd(1, ordering: .relaxed)
+    }
+
+    /// The Prometheus text exposition (version 0.0.4) of every counter and of
+    /// `Resources.total`.
+    public func render() -> String {
+        var text = ""
+        func metric(_ name: String, _ type: String, _ help: String, _ lines: [(labels: String, value: Int)]) {
+            text += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
+            for line in lines { text += "\(name)\(line.labels) \(line.value)\n" }
+        }
+        metric("rxlive_sessions_open", "gauge", "WebSocket sessions open now.", [("", sessionsOpen)])
+        let totals = sessionsTotal.withLock { $0 }
+        metric("rxlive_sessions_total", "counter", "WebSocket sessions opened, by view model.",
+               viewModels.map { ("{view_model=\"\($0)\"}", totals[$0] ?? 0) })
+        metric("rxlive_messages_received_total", "counter", "Client messages received.", [("", messagesReceived)])
+        metric("rxlive_messages_sent_total", "counter", "Server messages sent (ready, outputs, errors).", [("", messagesSent)])
+        metric("rxlive_errors_sent_total", "counter", "Error messages sent for refused client messages.", [("", errorsSentTotal)])
+        metric("rxlive_rx_resources", "gauge", "Live Rx resources (Resources.total).", [("", Resources.total)])
+        return text
+    }
+}

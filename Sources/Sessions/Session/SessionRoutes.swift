@@ -1,0 +1,31 @@
+import HTTPServer
+import Logging
+
+/// The one entry point `rxlive` calls: every view model of `WireCatalog` on
+/// `/ws/<name>`, and `GET /metrics`.
+public enum SessionRoutes {
+    /// Registers the session endpoints and `/metrics` on `server` (before `start()`).
+    /// - Returns: the metrics the sessions count into.
+    @discardableResult
+    public static func register(
+        on server: HTTPServer, configuration: SessionConfiguration = SessionConfiguration(),
+        logger: Logger = Logger(label: "rxlive.sessions")
+    ) -> SessionMetrics {
+        let viewModels = WireCatalog.viewModels(configuration)
+        let metrics = SessionMetrics(viewModels: viewModels.map(\.name))
+        for wire in viewModels {
+            let endpoint = SessionEndpoint(wire: wire, configuration: configuration, metrics: metrics, logger: logger)
+            server.addWebSocketRoute("/ws/\(wire.name)") { SessionWebSocketHandler(endpoint: endpoint) }
+        }
+        server.addRoute("/metrics") { _ in
+            HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: metrics.render())
+        }
+        return metrics
+    }
+
+    /// Registers with the default settings but for the login delay.
+    @discardableResult
+    public static func register(on server: HTTPServer, loginDelay: Duration, logger: Logger = Logger(label: "rxlive.sessions")) -> SessionMetrics {
+        register(on: server, configuration: SessionConfiguration(loginDelay: loginDelay), logger: logger)
+    }
+}

@@ -1,0 +1,12 @@
+/// What a session needs from its connection: the WebSocket connection in production
+/// (see `SessionWebSocketHandler`), a recording fake in tests.
+protocol SessionTransport: AnyObject, Sendable {
+    /// Queues one text message; called on the owner thread only.
+    func send(text: String)
+    /// Starts closing the connection; called on the owner thread only.
+    func close(code: UInt16, reason: String)
+    /// Whether the caller runs on the thread that owns the connection (its event loop).
+    var isOnOwnerThread: Bool { get }
+    /// Runs `work` on the owner thread; callable from any thread.
+    func executeOnOwnerThread(_ work: @escaping @Sendable () -> Void)
+}

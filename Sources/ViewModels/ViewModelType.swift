@@ -1,0 +1,13 @@
+import Rx
+
+/// A view model in the seed's shape: a pure function from input streams to output
+/// streams, run once per screen (here: once per session).
+public protocol ViewModelType {
+    /// The streams the view feeds in (text fields, taps).
+    associatedtype Input
+    /// The streams the view binds to.
+    associatedtype Output
+
+    /// Builds the output streams from the input streams.
+    func transform(input: Input) -> Output
+}

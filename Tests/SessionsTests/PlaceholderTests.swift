@@ -1,5 +1,0 @@
-import XCTest
-
-final class PlaceholderTests: XCTestCase {
-    func testPlaceholder() { XCTAssertTrue(true) }
-}

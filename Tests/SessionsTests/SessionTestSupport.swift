@@ -1,0 +1,52 @@
+import Logging
+import Rx
+@testable import Sessions
+
+/// A connection that records what a session sends; "owner thread" is simulated.
+final class FakeTransport: SessionTransport, @unchecked Sendable {  // used from the test's thread only
+    var sent: [String] = []
+    var closeCode: UInt16?
+    var isOnOwnerThread = true
+    var deferredWork: [@Sendable () -> Void] = []
+
+    func send(text: String) { sent.append(text) }
+    func close(code: UInt16, reason: String) { closeCode = code }
+    func executeOnOwnerThread(_ work: @escaping @Sendable () -> Void) { deferredWork.append(work) }
+
+    /// Runs the work handed to `executeOnOwnerThread`, as the owner thread would.
+    func runDeferredWork() {
+        let work = deferredWork
+        deferredWork = []
+        isOnOwnerThread = true
+        work.forEach { $0() }
+    }
+
+    /// Everything sent since the last call.
+    func takeSent() -> [String] {
+        defer { sent = [] }
+        return sent
+    }
+}
+
+/// A monotonic clock the test moves by hand.
+final class ManualClock: @unchecked Sendable {  // used from the test's thread only
+    var nanoseconds: UInt64 = 1_000_000_000
+    func advance(milliseconds: UInt64) { nanoseconds += milliseconds * 1_000_000 }
+}
+
+extension Logger {
+    static let quiet = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+}
+
+/// `{"input":"<name>","value":"<value>"}`.
+func textMessage(_ name: String, _ value: String) -> String {
+    "{\"input\":\"\(name)\",\"value\":\"\(value)\"}"
+}
+
+func tapMessage(_ name: String) -> String {
+    "{\"input\":\"\(name)\"}"
+}
+
+func output(_ name: String, _ json: String) -> String {
+    "{\"output\":\"\(name)\",\"value\":\(json)}"
+}
