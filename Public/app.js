@@ -1,0 +1,187 @@
+// RxLive page. Each form is bound to one view-model session on the server over its own
+// WebSocket (see PROTOCOL.md). The page keeps no logic of its own: it sends what the user
+// types and shows what the server's view model answers.
+
+const BACKOFF_FIRST_MS = 250;
+const BACKOFF_MAX_MS = 5000;
+// After `rate_limited` the refused value never reached the view model, so send it again later.
+const RATE_LIMIT_RESEND_MS = 1000;
+
+const byId = (id) => document.getElementById(id);
+
+/** The ws: or wss: URL of `path` on the host that served this page. */
+function socketURL(path) {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  return `${scheme}//${location.host}${path}`;
+}
+
+/**
+ * Binds a form to a session at `path`. Once the server says `ready` it sends the current value of
+ * every text input (as `rx.text` emits its current value on subscription), then every edit.
+ * When the connection drops it reconnects with capped, jittered exponential backoff; the values
+ * stay in the fields, so the new session gets them all again and its outputs come back.
+ * Outputs go to `onOutput(name, value)`, session changes to `onLive(isLive)`, the code of each
+ * refusal (shown in `error`) to `onRefused(code)`. Returns `tap(name)`, which sends a tap and says whether it could.
+ */
+function bindSession({ path, form, textInputs, status, error, onOutput, onLive, onRefused = () => {} }) {
+  let socket = null;
+  let live = false;
+  let failures = 0;
+  let resendTimer = 0;
+
+  const setStatus = (state, text) => {
+    status.dataset.state = state;
+    status.textContent = text;
+  };
+
+  const send = (message) => {
+    if (!live || socket.readyState !== WebSocket.OPEN) return false;
+    socket.send(JSON.stringify(message));
+    return true;
+  };
+
+  const sendAllValues = () => {
+    for (const input of textInputs) send({ input: input.name, value: input.value });
+  };
+
+  const showError = (code, message) => {
+    error.dataset.code = code;
+    error.textContent = message;
+  };
+
+  const receive = (text) => {
+    let message;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      showError("bad_message", "The server sent a message this page cannot read.");
+      return;
+    }
+    if (message.ready) {
+      live = true;
+      failures = 0;
+      setStatus("live", "Connected");
+      error.textContent = ""; // refusals belonged to the old session
+      onLive(true);
+      sendAllValues();
+    } else if (typeof message.output === "string") {
+      onOutput(message.output, message.value);
+    } else if (message.error) {
+      showError(message.error.code, message.error.message);
+      onRefused(message.error.code);
+      if (message.error.code === "rate_limited") {
+        clearTimeout(resendTimer);
+        resendTimer = setTimeout(sendAllValues, RATE_LIMIT_RESEND_MS);
+      }
+    }
+  };
+
+  const connect = () => {
+    const ws = new WebSocket(socketURL(path));
+    socket = ws;
+    ws.addEventListener("message", (event) => receive(event.data));
+    ws.addEventListener("close", () => {
+      // A failed connect and a dropped session both end here (an `error` event always precedes it).
+      if (ws !== socket) return;
+      live = false;
+      onLive(false);
+      const backoff = Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** failures);
+      const delay = backoff * (0.8 + Math.random() * 0.4); // jitter: clients don't retry in lockstep
+      failures += 1;
+      setStatus("offline", "Disconnected, reconnecting…");
+      setTimeout(connect, delay);
+    });
+  };
+
+  form.addEventListener("input", (event) => {
+    if (!textInputs.includes(event.target)) return;
+    error.textContent = ""; // a fresh edit supersedes the last refusal
+    send({ input: event.target.name, value: event.target.value });
+  });
+
+  setStatus("connecting", "Connecting…");
+  connect();
+  return { tap: (name) => send({ input: name }) };
+}
+
+/** Login: the server decides when the button is enabled and what a tap results in. */
+function bindLogin() {
+  const button = byId("login");
+  const result = byId("login-result");
+  let enabledByServer = false;
+  let pending = false;
+
+  const showResult = (state, text) => {
+    result.dataset.state = state;
+    result.textContent = text;
+    result.setAttribute("aria-busy", String(state === "pending"));
+  };
+
+  const session = bindSession({
+    path: "/ws/login",
+    form: byId("login-form"),
+    textInputs: [byId("username"), byId("password")],
+    status: byId("login-status"),
+    error: byId("login-error"),
+    onOutput(name, value) {
+      if (name === "isLoginButtonEnabled") {
+        enabledByServer = value === true;
+        button.disabled = !enabledByServer;
+      } else if (name === "loginResult") {
+        pending = false;
+        showResult(value ? "success" : "failure", value ? "Login Successful" : "Login Failed");
+      }
+    },
+    onLive(isLive) {
+      // Without a session no tap can be sent; the new session re-derives the button state.
+      if (isLive) return;
+      enabledByServer = false;
+      button.disabled = true;
+      if (pending) {
+        pending = false;
+        showResult("interrupted", "Connection lost before the answer. Please log in again.");
+      }
+    },
+    onRefused(code) {
+      // A refused tap never answers. Errors do not say which message they refuse, so end the
+      // wait; if the tap was accepted after all, its answer still replaces this text.
+      if (pending && code === "rate_limited") {
+        pending = false;
+        showResult("interrupted", "Not sent: too many attempts. Try again in a moment.");
+      }
+    },
+  });
+
+  byId("login-form").addEventListener("submit", (event) => {
+    event.preventDefault(); // Enter in a field submits too; the tap goes over the socket, never as a page load
+    if (!enabledByServer || !session.tap("loginTapped")) return;
+    pending = true;
+    showResult("pending", "Logging in…");
+  });
+}
+
+/** Sum: the server adds the three fields; the page shows its latest answer. */
+function bindSum() {
+  const sum = byId("sum");
+  const form = byId("sum-form");
+  bindSession({
+    path: "/ws/sum",
+    form,
+    textInputs: [byId("number1"), byId("number2"), byId("number3")],
+    status: byId("sum-status"),
+    error: byId("sum-error"),
+    onOutput(name, value) {
+      if (name !== "sum") return;
+      sum.textContent = String(value);
+      sum.dataset.stale = "false";
+    },
+    onLive(isLive) {
+      // Keep the last sum visible but mark it as not current until the new session answers.
+      if (!isLive) sum.dataset.stale = "true";
+    },
+  });
+  form.addEventListener("submit", (event) => event.preventDefault());
+}
+
+bindLogin();
+bindSum();
