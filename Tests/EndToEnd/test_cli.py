@@ -190,3 +190,25 @@ def test_login_delay_flag_wins_over_environment():
     with ServerProcess("rxlive", ["--port", str(port), "--login-delay", "0.1"], port, env=env):
         elapsed = seconds_until_login_result(port)
     assert 0.05 <= elapsed < 1.7
+
+
+def test_raises_the_open_file_limit_to_the_hard_limit():
+    import resource
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard <= 256:
+        pytest.skip(f"the hard open-file limit ({hard}) leaves nothing to raise")
+    port = free_port()
+    server = subprocess.Popen([str(binary("rxlive")), "--port", str(port)], cwd=REPO, env=clean_env(),
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                              preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard)))
+    try:
+        deadline = time.monotonic() + 15
+        while http_get(port, "/healthz", timeout=0.5)[0] != 200:
+            assert server.poll() is None and time.monotonic() < deadline, "rxlive did not start"
+            time.sleep(0.05)
+        limits = open(f"/proc/{server.pid}/limits").read()
+        soft_now = next(line.split()[3] for line in limits.splitlines() if line.startswith("Max open files"))
+        assert soft_now == str(hard)
+    finally:
+        server.terminate()
+        assert server.wait(10) == 0
