@@ -1,7 +1,9 @@
 """The rxlive command line: help, version, configuration from flags and
 environment (flags win), and one-line errors with exit code 2."""
 import json
+import os
 import re
+import resource
 import select
 import signal
 import socket
@@ -19,7 +21,6 @@ ENV_VARIABLES = ["RXLIVE_HOST", "RXLIVE_PORT", "RXLIVE_PUBLIC", "RXLIVE_LOGIN_DE
 
 def clean_env(**overrides):
     """The test process's environment without any RXLIVE_* setting, plus overrides."""
-    import os
     env = {k: v for k, v in os.environ.items() if not k.startswith("RXLIVE_")}
     env.update(overrides)
     return env
@@ -193,7 +194,6 @@ def test_login_delay_flag_wins_over_environment():
 
 
 def test_raises_the_open_file_limit_to_the_hard_limit():
-    import resource
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if hard <= 256:
         pytest.skip(f"the hard open-file limit ({hard}) leaves nothing to raise")
