@@ -2,6 +2,7 @@
 # statically; `runtime` is a slim Debian with only the two C libraries it loads.
 
 FROM swift:6.3.1-bookworm AS build
+ARG DEBIAN_FRONTEND=noninteractive
 # Versions are pinned to bookworm's series so security updates still apply.
 RUN apt-get update \
     && apt-get install -y --no-install-recommends \
@@ -10,14 +11,18 @@ RUN apt-get update \
 WORKDIR /src
 COPY Package.swift ./
 COPY Sources ./Sources
+# The manifest names every test target, so their folders must exist too.
+COPY Tests ./Tests
 COPY Public ./Public
 COPY scripts/stage scripts/healthcheck ./scripts/
 RUN scripts/stage /staging
 
 FROM debian:bookworm-slim AS runtime
+ARG DEBIAN_FRONTEND=noninteractive
 RUN apt-get update \
     && apt-get install -y --no-install-recommends \
         libuv1=1.44.* libssl3=3.0.* ca-certificates=20* \
+    && apt-get clean \
     && rm -rf /var/lib/apt/lists/* \
     && groupadd --system --gid 10001 rxlive \
     && useradd --system --uid 10001 --gid rxlive --no-create-home \

@@ -25,6 +25,7 @@ func serve(_ configuration: Configuration, logger: Logger) throws {
     MainScheduler.setHost(LoopScheduler.followingCurrentLoop(fallback: loop))
     defer { MainScheduler.resetHost() }
 
+    let openFiles = FileDescriptorLimit.raiseToHardLimit()
     let server = HTTPServer(configuration: configuration.server, loop: loop, logger: logger)
     SessionRoutes.register(on: server, configuration: configuration.sessions, logger: logger)
     do {
@@ -33,7 +34,7 @@ func serve(_ configuration: Configuration, logger: Logger) throws {
         throw ServeError(description: "\(error)")
     }
     logger.info("rxlive \(RxLiveVersion.current) listening on http://\(configuration.host):\(server.localPort)",
-                metadata: ["public": "\(configuration.publicDirectory ?? "-")"])
+                metadata: ["public": "\(configuration.publicDirectory ?? "-")", "open-files": "\(openFiles)"])
 
     for signal in [SIGTERM, SIGINT] {
         do {

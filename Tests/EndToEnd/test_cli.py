@@ -1,22 +1,26 @@
 """The rxlive command line: help, version, configuration from flags and
 environment (flags win), and one-line errors with exit code 2."""
+import json
+import os
 import re
+import resource
+import select
 import signal
 import socket
 import subprocess
+import time
 
 import pytest
 
-from support import REPO, ServerProcess, binary, free_port, http_get
+from support import REPO, ServerProcess, binary, free_port, http_get, tool
 
 ENV_VARIABLES = ["RXLIVE_HOST", "RXLIVE_PORT", "RXLIVE_PUBLIC", "RXLIVE_LOGIN_DELAY", "RXLIVE_LOG_LEVEL",
                  "RXLIVE_MAX_MESSAGE_SIZE", "RXLIVE_PING_INTERVAL", "RXLIVE_PONG_TIMEOUT",
-                 "RXLIVE_ALLOWED_ORIGINS"]
+                 "RXLIVE_ALLOWED_ORIGINS", "RXLIVE_MESSAGE_RATE"]
 
 
 def clean_env(**overrides):
     """The test process's environment without any RXLIVE_* setting, plus overrides."""
-    import os
     env = {k: v for k, v in os.environ.items() if not k.startswith("RXLIVE_")}
     env.update(overrides)
     return env
@@ -38,7 +42,7 @@ def test_help_lists_every_option_and_its_environment_variable():
     result = run_rxlive("--help")
     assert result.returncode == 0, result.stderr
     for flag in ["--host", "--port", "--public", "--login-delay", "--log-level", "--max-message-size",
-                 "--ping-interval", "--pong-timeout", "--allowed-origin", "--version", "--help"]:
+                 "--ping-interval", "--pong-timeout", "--allowed-origin", "--message-rate", "--version", "--help"]:
         assert flag in result.stdout, f"{flag} missing from --help"
     # Help text wraps lines, so look for each variable in the text with line breaks removed.
     flat = re.sub(r"\s+", "", result.stdout)
@@ -60,6 +64,7 @@ def test_version_prints_the_version_in_the_source():
     (["--login-delay", "-1"], {}, "--login-delay"),
     (["--ping-interval", "0"], {}, "--ping-interval"),
     (["--max-message-size", "many"], {}, "--max-message-size"),
+    (["--message-rate", "-5"], {}, "--message-rate"),
     (["--log-level", "loud"], {}, "--log-level"),
     (["--public", "/nonexistent/rxlive-public"], {}, "/nonexistent/rxlive-public"),
     (["--no-such-flag"], {}, "--no-such-flag"),
@@ -145,3 +150,65 @@ def test_signal_stops_the_server_with_exit_0(sig):
     assert http_get(port, "/healthz")[0] == 200
     assert server.stop(sig) == 0
     assert http_get(port, "/healthz", timeout=0.5)[0] == 0
+
+
+def read_message(client, timeout=5.0):
+    """The next JSON line websocat printed, failing after `timeout` seconds."""
+    ready, _, _ = select.select([client.stdout], [], [], timeout)
+    assert ready, f"no message within {timeout} s"
+    return json.loads(client.stdout.readline())
+
+
+def seconds_until_login_result(port):
+    """Seconds from a login tap with both fields filled to its loginResult, seen by websocat."""
+    # Unbuffered, so select() sees every line not yet read.
+    client = subprocess.Popen([str(tool("websocat")), "-t", f"ws://127.0.0.1:{port}/ws/login"], bufsize=0,
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        assert "ready" in read_message(client)
+        client.stdin.write(b'{"input":"username","value":"ada"}\n{"input":"password","value":"secret"}\n')
+        assert read_message(client) == {"output": "isLoginButtonEnabled", "value": True}
+        tapped = time.monotonic()
+        client.stdin.write(b'{"input":"loginTapped"}\n')
+        assert read_message(client) == {"output": "loginResult", "value": True}
+        return time.monotonic() - tapped
+    finally:
+        client.kill()
+        client.wait()
+
+
+def test_environment_sets_the_login_delay():
+    port = free_port()
+    with ServerProcess("rxlive", ["--port", str(port)], port, env=clean_env(RXLIVE_LOGIN_DELAY="0.5")):
+        elapsed = seconds_until_login_result(port)
+    # Not the 2 s default: the variable's half second.
+    assert 0.45 <= elapsed < 1.7
+
+
+def test_login_delay_flag_wins_over_environment():
+    port = free_port()
+    env = clean_env(RXLIVE_LOGIN_DELAY="30")
+    with ServerProcess("rxlive", ["--port", str(port), "--login-delay", "0.1"], port, env=env):
+        elapsed = seconds_until_login_result(port)
+    assert 0.05 <= elapsed < 1.7
+
+
+def test_raises_the_open_file_limit_to_the_hard_limit():
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard <= 256:
+        pytest.skip(f"the hard open-file limit ({hard}) leaves nothing to raise")
+    port = free_port()
+    server = subprocess.Popen([str(binary("rxlive")), "--port", str(port)], cwd=REPO, env=clean_env(),
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                              preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard)))
+    try:
+        deadline = time.monotonic() + 15
+        while http_get(port, "/healthz", timeout=0.5)[0] != 200:
+            assert server.poll() is None and time.monotonic() < deadline, "rxlive did not start"
+            time.sleep(0.05)
+        limits = open(f"/proc/{server.pid}/limits").read()
+        soft_now = next(line.split()[3] for line in limits.splitlines() if line.startswith("Max open files"))
+        assert soft_now == str(hard)
+    finally:
+        server.terminate()
+        assert server.wait(10) == 0

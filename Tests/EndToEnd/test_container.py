@@ -111,11 +111,16 @@ def test_podman_healthcheck_passes(container):
 
 def test_server_runs_as_the_non_root_user(container):
     name, _ = container
-    rows = podman("top", name, "user", "uid", "comm").stdout.split("\n")[1:]
-    server = [row.split() for row in rows if row.split()[-1:] == ["rxlive"]]
-    assert server, f"no rxlive process in:\n{rows}"
-    user, uid, _ = server[0]
-    assert user == "rxlive" and uid == "10001"
+    # podman reads these from /proc itself (other descriptors need ps in the image).
+    rows = [row.split() for row in podman("top", name, "user", "hpid", "comm").stdout.splitlines()[1:]]
+    server = [row for row in rows if row[-1:] == ["rxlive"]]
+    assert server, f"no rxlive process in {rows}"
+    user, host_pid, _ = server[0]
+    assert user == "rxlive"
+    # Real, effective, saved and file-system uid, as the kernel sees them.
+    status = open(f"/proc/{host_pid}/status").read()
+    uids = next(line.split()[1:] for line in status.splitlines() if line.startswith("Uid:"))
+    assert uids == ["10001"] * 4
 
 
 def test_podman_stop_ends_it_with_exit_status_0(container):
