@@ -1,7 +1,7 @@
 # The two commands of the README: `make run` and `make test`.
 # Both install whatever is missing first (scripts/setup).
 
-.PHONY: run test setup
+.PHONY: run test setup bench
 
 # Build rxlive for release and serve http://127.0.0.1:8080 (Ctrl-C stops it).
 # The flags are scripts/stage's, so this binary is the container's and the
@@ -19,3 +19,10 @@ test:
 
 setup:
 	scripts/setup test
+
+# Benchmarks (release builds); each prints its figures.
+bench:
+	scripts/setup test
+	swift run -c release rx-bench
+	scripts/bench-server.sh
+	scripts/bench-sessions.sh
