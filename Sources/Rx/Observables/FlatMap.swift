@@ -1,5 +1,3 @@
-import Synchronization
-
 extension ObservableType {
     /// Maps each element to an inner sequence with `selector` and merges the elements of all
     /// inner sequences. Completes when `self` and every inner sequence completed; fails with
@@ -142,23 +140,14 @@ final class FlatMapSink<SourceElement, SourceSequence: ObservableConvertibleType
 /// One inner subscription of a `flatMap`: forwards its events under the sink's lock and
 /// holds its own subscription (set once, possibly after it was disposed).
 @usableFromInline
-final class FlatMapInner<SourceElement, SourceSequence: ObservableConvertibleType, Observer: ObserverType>: Disposable where Observer.Element == SourceSequence.Element {
+final class FlatMapInner<SourceElement, SourceSequence: ObservableConvertibleType, Observer: ObserverType>: InnerSubscriptionSlot where Observer.Element == SourceSequence.Element {
     @usableFromInline
     let parent: FlatMapSink<SourceElement, SourceSequence, Observer>
-    @usableFromInline
-    let state = Atomic<Int>(0)
-    /// Written before `assigned` is published; taken by whoever sees both flags first.
-    @usableFromInline
-    @exclusivity(unchecked) var disposable: Disposable?
-
-    @usableFromInline
-    static var assigned: Int { 1 }
-    @usableFromInline
-    static var disposed: Int { 2 }
 
     @inlinable
     init(parent: FlatMapSink<SourceElement, SourceSequence, Observer>) {
         self.parent = parent
+        super.init()
     }
 
     @inlinable
@@ -176,31 +165,6 @@ final class FlatMapInner<SourceElement, SourceSequence: ObservableConvertibleTyp
         case .completed:
             dispose()
             parent.innerCompleted(self)
-        }
-    }
-
-    @inlinable
-    func setDisposable(_ disposable: Disposable) {
-        if state.load(ordering: .acquiring) & Self.disposed != 0 {
-            // Already terminated (a synchronous inner sequence): nothing to keep.
-            disposable.dispose()
-            return
-        }
-        self.disposable = disposable
-        let previous = state.bitwiseOr(Self.assigned, ordering: .acquiringAndReleasing).oldValue
-        if previous & Self.disposed != 0 {
-            self.disposable = nil
-            disposable.dispose()
-        }
-    }
-
-    @inlinable
-    func dispose() {
-        let previous = state.bitwiseOr(Self.disposed, ordering: .acquiringAndReleasing).oldValue
-        if previous & Self.disposed == 0 && previous & Self.assigned != 0 {
-            let disposable = self.disposable
-            self.disposable = nil
-            disposable?.dispose()
         }
     }
 }

@@ -1,5 +1,3 @@
-import Synchronization
-
 extension ObservableType {
     /// Maps each element to an inner sequence with `selector` and sends the elements of the
     /// most recent inner sequence only (the previous one is disposed). Completes when `self`
@@ -152,26 +150,17 @@ final class FlatMapLatestSink<SourceElement, SourceSequence: ObservableConvertib
 /// One inner subscription of a `flatMapLatest`, identified by `id`; it forwards only while
 /// it is the latest.
 @usableFromInline
-final class FlatMapLatestInner<SourceElement, SourceSequence: ObservableConvertibleType, Observer: ObserverType>: Disposable where Observer.Element == SourceSequence.Element {
+final class FlatMapLatestInner<SourceElement, SourceSequence: ObservableConvertibleType, Observer: ObserverType>: InnerSubscriptionSlot where Observer.Element == SourceSequence.Element {
     @usableFromInline
     let parent: FlatMapLatestSink<SourceElement, SourceSequence, Observer>
     /// Set under the parent's lock before the inner subscription starts.
     @usableFromInline
     @exclusivity(unchecked) var id = 0
-    @usableFromInline
-    let state = Atomic<Int>(0)
-    /// Written before `assigned` is published; taken by whoever sees both flags first.
-    @usableFromInline
-    @exclusivity(unchecked) var disposable: Disposable?
-
-    @usableFromInline
-    static var assigned: Int { 1 }
-    @usableFromInline
-    static var disposed: Int { 2 }
 
     @inlinable
     init(parent: FlatMapLatestSink<SourceElement, SourceSequence, Observer>) {
         self.parent = parent
+        super.init()
     }
 
     @inlinable
@@ -181,31 +170,6 @@ final class FlatMapLatestInner<SourceElement, SourceSequence: ObservableConverti
         }
         if event.isStopEvent {
             dispose()
-        }
-    }
-
-    @inlinable
-    func setDisposable(_ disposable: Disposable) {
-        if state.load(ordering: .acquiring) & Self.disposed != 0 {
-            // Already terminated (a synchronous inner sequence): nothing to keep.
-            disposable.dispose()
-            return
-        }
-        self.disposable = disposable
-        let previous = state.bitwiseOr(Self.assigned, ordering: .acquiringAndReleasing).oldValue
-        if previous & Self.disposed != 0 {
-            self.disposable = nil
-            disposable.dispose()
-        }
-    }
-
-    @inlinable
-    func dispose() {
-        let previous = state.bitwiseOr(Self.disposed, ordering: .acquiringAndReleasing).oldValue
-        if previous & Self.disposed == 0 && previous & Self.assigned != 0 {
-            let disposable = self.disposable
-            self.disposable = nil
-            disposable?.dispose()
         }
     }
 }
