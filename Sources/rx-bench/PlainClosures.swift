@@ -101,6 +101,26 @@ enum Plain {
 }
 
 enum PlainWorkloads {
+    /// Runs `chain` once over `count` elements and sums what comes out.
+    @inline(__always)
+    static func pumping(_ count: Int, through chain: (@escaping PlainObservable<Int>) -> PlainObservable<Int>) -> Int {
+        var sum = 0
+        let run = chain(Plain.pump(count))
+        run { sum += $0 }
+        return sum
+    }
+
+    /// Builds and runs `chain` over one element, `count` times.
+    @inline(__always)
+    static func creating(_ count: Int, through chain: (@escaping PlainObservable<Int>) -> PlainObservable<Int>) -> Int {
+        var sum = 0
+        for _ in 0..<count {
+            let run = chain(Plain.pump(1))
+            run { sum += $0 }
+        }
+        return sum
+    }
+
     @inline(never)
     static func subjectPumping(_ count: Int) -> Int {
         var sum = 0
@@ -145,22 +165,10 @@ enum PlainWorkloads {
     }
 
     @inline(never)
-    static func mapFilterPumping(_ count: Int) -> Int {
-        var sum = 0
-        let chain = mapFilterChain(Plain.pump(count))
-        chain { sum += $0 }
-        return sum
-    }
+    static func mapFilterPumping(_ count: Int) -> Int { pumping(count, through: mapFilterChain) }
 
     @inline(never)
-    static func mapFilterCreating(_ count: Int) -> Int {
-        var sum = 0
-        for _ in 0..<count {
-            let chain = mapFilterChain(Plain.pump(1))
-        chain { sum += $0 }
-        }
-        return sum
-    }
+    static func mapFilterCreating(_ count: Int) -> Int { creating(count, through: mapFilterChain) }
 
     @inline(never)
     static func flatMapChain(_ source: @escaping PlainObservable<Int>) -> PlainObservable<Int> {
@@ -172,22 +180,10 @@ enum PlainWorkloads {
     }
 
     @inline(never)
-    static func flatMapPumping(_ count: Int) -> Int {
-        var sum = 0
-        let chain = flatMapChain(Plain.pump(count))
-        chain { sum += $0 }
-        return sum
-    }
+    static func flatMapPumping(_ count: Int) -> Int { pumping(count, through: flatMapChain) }
 
     @inline(never)
-    static func flatMapCreating(_ count: Int) -> Int {
-        var sum = 0
-        for _ in 0..<count {
-            let chain = flatMapChain(Plain.pump(1))
-        chain { sum += $0 }
-        }
-        return sum
-    }
+    static func flatMapCreating(_ count: Int) -> Int { creating(count, through: flatMapChain) }
 
     @inline(never)
     static func flatMapLatestChain(_ source: @escaping PlainObservable<Int>) -> PlainObservable<Int> {
@@ -199,22 +195,10 @@ enum PlainWorkloads {
     }
 
     @inline(never)
-    static func flatMapLatestPumping(_ count: Int) -> Int {
-        var sum = 0
-        let chain = flatMapLatestChain(Plain.pump(count))
-        chain { sum += $0 }
-        return sum
-    }
+    static func flatMapLatestPumping(_ count: Int) -> Int { pumping(count, through: flatMapLatestChain) }
 
     @inline(never)
-    static func flatMapLatestCreating(_ count: Int) -> Int {
-        var sum = 0
-        for _ in 0..<count {
-            let chain = flatMapLatestChain(Plain.pump(1))
-        chain { sum += $0 }
-        }
-        return sum
-    }
+    static func flatMapLatestCreating(_ count: Int) -> Int { creating(count, through: flatMapLatestChain) }
 
     @inline(never)
     static func combineLatestChain(_ source: @escaping PlainObservable<Int>) -> PlainObservable<Int> {
@@ -226,20 +210,8 @@ enum PlainWorkloads {
     }
 
     @inline(never)
-    static func combineLatestPumping(_ count: Int) -> Int {
-        var sum = 0
-        let chain = combineLatestChain(Plain.pump(count))
-        chain { sum += $0 }
-        return sum
-    }
+    static func combineLatestPumping(_ count: Int) -> Int { pumping(count, through: combineLatestChain) }
 
     @inline(never)
-    static func combineLatestCreating(_ count: Int) -> Int {
-        var sum = 0
-        for _ in 0..<count {
-            let chain = combineLatestChain(Plain.pump(1))
-        chain { sum += $0 }
-        }
-        return sum
-    }
+    static func combineLatestCreating(_ count: Int) -> Int { creating(count, through: combineLatestChain) }
 }

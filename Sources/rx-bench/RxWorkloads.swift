@@ -11,6 +11,26 @@ enum RxWorkloads {
         }
     }
 
+    /// Subscribes once to `chain` over `count` elements and sums what comes out.
+    @inline(__always)
+    static func pumping(_ count: Int, through chain: (Observable<Int>) -> Observable<Int>) -> Int {
+        var sum = 0
+        let subscription = chain(pump(count)).subscribe(onNext: { x in sum += x })
+        subscription.dispose()
+        return sum
+    }
+
+    /// Builds, subscribes to and disposes `chain` over one element, `count` times.
+    @inline(__always)
+    static func creating(_ count: Int, through chain: (Observable<Int>) -> Observable<Int>) -> Int {
+        var sum = 0
+        for _ in 0..<count {
+            let subscription = chain(pump(1)).subscribe(onNext: { x in sum += x })
+            subscription.dispose()
+        }
+        return sum
+    }
+
     static func subjectPumping(_ count: Int) -> Int {
         var sum = 0
         let subject = PublishSubject<Int>()
@@ -56,21 +76,9 @@ enum RxWorkloads {
             .map { $0 }.filter { _ in true }
     }
 
-    static func mapFilterPumping(_ count: Int) -> Int {
-        var sum = 0
-        let subscription = mapFilterChain(pump(count)).subscribe(onNext: { x in sum += x })
-        subscription.dispose()
-        return sum
-    }
+    static func mapFilterPumping(_ count: Int) -> Int { pumping(count, through: mapFilterChain) }
 
-    static func mapFilterCreating(_ count: Int) -> Int {
-        var sum = 0
-        for _ in 0..<count {
-            let subscription = mapFilterChain(pump(1)).subscribe(onNext: { x in sum += x })
-            subscription.dispose()
-        }
-        return sum
-    }
+    static func mapFilterCreating(_ count: Int) -> Int { creating(count, through: mapFilterChain) }
 
     static func flatMapChain(_ source: Observable<Int>) -> Observable<Int> {
         source
@@ -81,21 +89,9 @@ enum RxWorkloads {
             .flatMap { x in Observable.just(x) }
     }
 
-    static func flatMapPumping(_ count: Int) -> Int {
-        var sum = 0
-        let subscription = flatMapChain(pump(count)).subscribe(onNext: { x in sum += x })
-        subscription.dispose()
-        return sum
-    }
+    static func flatMapPumping(_ count: Int) -> Int { pumping(count, through: flatMapChain) }
 
-    static func flatMapCreating(_ count: Int) -> Int {
-        var sum = 0
-        for _ in 0..<count {
-            let subscription = flatMapChain(pump(1)).subscribe(onNext: { x in sum += x })
-            subscription.dispose()
-        }
-        return sum
-    }
+    static func flatMapCreating(_ count: Int) -> Int { creating(count, through: flatMapChain) }
 
     static func flatMapLatestChain(_ source: Observable<Int>) -> Observable<Int> {
         source
@@ -106,21 +102,9 @@ enum RxWorkloads {
             .flatMapLatest { x in Observable.just(x) }
     }
 
-    static func flatMapLatestPumping(_ count: Int) -> Int {
-        var sum = 0
-        let subscription = flatMapLatestChain(pump(count)).subscribe(onNext: { x in sum += x })
-        subscription.dispose()
-        return sum
-    }
+    static func flatMapLatestPumping(_ count: Int) -> Int { pumping(count, through: flatMapLatestChain) }
 
-    static func flatMapLatestCreating(_ count: Int) -> Int {
-        var sum = 0
-        for _ in 0..<count {
-            let subscription = flatMapLatestChain(pump(1)).subscribe(onNext: { x in sum += x })
-            subscription.dispose()
-        }
-        return sum
-    }
+    static func flatMapLatestCreating(_ count: Int) -> Int { creating(count, through: flatMapLatestChain) }
 
     static func combineLatestChain(_ source: Observable<Int>) -> Observable<Int> {
         var last = Observable.combineLatest(
@@ -132,21 +116,9 @@ enum RxWorkloads {
         return last
     }
 
-    static func combineLatestPumping(_ count: Int) -> Int {
-        var sum = 0
-        let subscription = combineLatestChain(pump(count)).subscribe(onNext: { x in sum += x })
-        subscription.dispose()
-        return sum
-    }
+    static func combineLatestPumping(_ count: Int) -> Int { pumping(count, through: combineLatestChain) }
 
-    static func combineLatestCreating(_ count: Int) -> Int {
-        var sum = 0
-        for _ in 0..<count {
-            let subscription = combineLatestChain(pump(1)).subscribe(onNext: { x in sum += x })
-            subscription.dispose()
-        }
-        return sum
-    }
+    static func combineLatestCreating(_ count: Int) -> Int { creating(count, through: combineLatestChain) }
 
     /// An inner sequence that is not `just` (so flatMap takes its general path) doing the
     /// same work: one element, then completion.
