@@ -8,7 +8,9 @@ import Glibc
 ///
 /// Every handle of a loop is created and used on the loop's thread (the thread that created
 /// the loop until `run()` is called, then the thread inside `run()`). Other threads hand work
-/// to the loop with `execute(_:)`, which wakes it through `uv_async`.
+/// to the loop with `execute(_:)`, which wakes it through `uv_async`. A creator that hands the
+/// loop to another thread's `run()` must stop touching it directly until work it `execute`s
+/// has run: before that, both threads count as the loop's.
 // @unchecked Sendable: mutable state is touched only on the loop thread; cross-thread entry
 // points (`execute`, `inEventLoop`) use a Mutex and an Atomic.
 public final class EventLoop: @unchecked Sendable {

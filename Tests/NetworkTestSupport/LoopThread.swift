@@ -16,6 +16,9 @@ public final class LoopThread: Sendable {
             finished.signal()
         }
         thread.start()
+        // The creating thread counts as the loop's thread until run() takes over; wait for
+        // that, or a test's first call could touch the loop from two threads at once.
+        _ = try sync { () }
     }
 
     /// Runs `body` on the loop thread and returns its result.

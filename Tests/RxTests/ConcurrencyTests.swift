@@ -55,17 +55,31 @@ final class ConcurrencyTests: RxTestCase {
         Hooks.synchronizationAnomalyHandler = { anomalies.record($0) }
         defer { Hooks.synchronizationAnomalyHandler = previous }
 
-        final class ObserverHolder: @unchecked Sendable { // written once before the threads start
+        final class ObserverHolder: @unchecked Sendable { // written once before the other thread starts
             var observer: AnyObserver<Int>?
         }
         let holder = ObserverHolder()
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
         let subscription = Observable<Int>.create { observer in
             holder.observer = observer
             return Disposables.create()
-        }.subscribe(onNext: { _ in Thread.sleep(forTimeInterval: 0.0005) })
-        DispatchQueue.concurrentPerform(iterations: 2) { _ in
-            for index in 0..<50 { holder.observer?.onNext(index) }
+        }.subscribe(onNext: { value in
+            // The other thread stays inside delivery of 0 until this thread has sent 1.
+            if value == 0 {
+                entered.signal()
+                _ = release.wait(timeout: .now() + 10)
+            }
+        })
+        let finished = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            holder.observer?.onNext(0)
+            finished.signal()
         }
+        XCTAssertEqual(entered.wait(timeout: .now() + 10), .success)
+        holder.observer?.onNext(1)
+        release.signal()
+        XCTAssertEqual(finished.wait(timeout: .now() + 10), .success)
         subscription.dispose()
         XCTAssertTrue(anomalies.recorded.contains(.concurrentAccess))
         #endif
