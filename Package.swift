@@ -29,8 +29,10 @@ let package = Package(
         .target(name: "EventLoop", dependencies: ["CLibUV", "Rx"]),
         .target(name: "WebSocket", dependencies: ["COpenSSL"]),
         .target(name: "HTTPServer", dependencies: [
-            "EventLoop", "WebSocket", .product(name: "Logging", package: "swift-log"),
+            "EventLoop", "WebSocket", "TLS", .product(name: "Logging", package: "swift-log"),
         ]),
+        // TLS on a TCPConnection through OpenSSL memory BIOs, and the reloadable server context.
+        .target(name: "TLS", dependencies: ["COpenSSL", "EventLoop"]),
 
         // Part 3: view models and the session bridge.
         .target(name: "ViewModels", dependencies: ["Rx"]),
@@ -41,11 +43,11 @@ let package = Package(
 
         // Executables.
         .executableTarget(name: "rxlive", dependencies: [
-            "Sessions", "HTTPServer", "EventLoop", "Rx",
+            "Sessions", "HTTPServer", "EventLoop", "Rx", "TLS",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .executableTarget(name: "autobahn-echo", dependencies: ["HTTPServer", "EventLoop"]),
+        .executableTarget(name: "autobahn-echo", dependencies: ["HTTPServer", "EventLoop", "TLS"]),
         .executableTarget(name: "rx-bench", dependencies: ["Rx", "RxRelay"]),
         .executableTarget(name: "ws-bench", dependencies: ["CLibUV", "WebSocket"]),
 
@@ -54,7 +56,7 @@ let package = Package(
         .testTarget(name: "RxTests", dependencies: ["Rx", "RxRelay", "RxTest", "RxBlocking"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "Rx", "NetworkTestSupport"]),
         .testTarget(name: "WebSocketTests", dependencies: ["WebSocket"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "EventLoop", "WebSocket", "NetworkTestSupport"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "EventLoop", "WebSocket", "NetworkTestSupport", "TLS", "COpenSSL"]),
         .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "Rx", "RxTest"]),
         .testTarget(name: "SessionsTests", dependencies: ["Sessions", "ViewModels", "Rx", "RxTest", "HTTPServer", "EventLoop"]),
     ],

@@ -24,6 +24,9 @@ public extension TCPConnectionDelegate {
 /// while one is in flight are coalesced into the next. Once the unsent bytes pass
 /// `highWaterMark` the connection stops reading from the peer and resumes when they drop to
 /// `lowWaterMark`; past `maxUnsentBytes` it gives up on the peer and closes.
+///
+/// With a `filter` (TLS), reads are decoded before the delegate sees them, and writes are staged
+/// and encoded at `flush()`, so the writes of one turn become as few records as possible.
 public final class TCPConnection: LoopHandle {
     private enum OutputState { case open, finishing, shutdownSent }
 
@@ -37,10 +40,14 @@ public final class TCPConnection: LoopHandle {
     public var maxUnsentBytes = 16 << 20
     /// How long `finish()` waits for the peer's FIN after sending ours.
     public var lingerTimeout: Duration = .seconds(2)
+    /// Decodes what arrives and encodes what is written (TLS); set before `startReading()`.
+    public var filter: (any TCPStreamFilter)?
 
     static let maxBuffersPerWrite = 64
 
     private var queued: [OutputChunk] = []
+    /// Written bytes waiting for the filter (only with a filter).
+    private var staged: [OutputChunk] = []
     private var inFlight: [OutputChunk] = []
     /// Bytes written but not yet confirmed by a write callback.
     public private(set) var unsentBytes = 0
@@ -116,8 +123,13 @@ public final class TCPConnection: LoopHandle {
     fileprivate func didRead(_ count: Int) {
         if count > 0 {
             guard outputState == .open else { return } // finishing: the peer's bytes are discarded
-            let delegate = self.delegate // kept alive even if it replaces itself during the call
-            delegate?.connection(self, didRead: UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<count]))
+            let bytes = UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<count])
+            if let filter {
+                receive(bytes, through: filter)
+            } else {
+                let delegate = self.delegate // kept alive even if it replaces itself during the call
+                delegate?.connection(self, didRead: bytes)
+            }
             flush()
         } else if count == Int(UV_EOF.rawValue) {
             peerFinished = true
@@ -132,18 +144,42 @@ public final class TCPConnection: LoopHandle {
         }
     }
 
+    private func receive(_ bytes: UnsafeRawBufferPointer, through filter: any TCPStreamFilter) {
+        do {
+            try filter.receive(bytes, scratch: loop.readBuffer) { decoded in
+                guard outputState == .open, !isClosing else { return false }
+                // Read the delegate anew for each piece: an upgrade replaces it mid-batch.
+                let delegate = self.delegate
+                delegate?.connection(self, didRead: decoded)
+                return outputState == .open && !isClosing
+            }
+        } catch {
+            abandonOutput()
+            return
+        }
+        takeFilterOutput()
+    }
+
     // MARK: writing
 
     /// Queues a copy of `bytes`; call `flush()` (done for you after each read callback).
     public func write(_ bytes: UnsafeRawBufferPointer) {
         guard outputState == .open, !isClosing, !bytes.isEmpty else { return }
+        if filter == nil { append(bytes, to: &queued) } else { append(bytes, to: &staged) }
+        unsentBytes += bytes.count
+        checkUnsentBytes()
+    }
+
+    private func append(_ bytes: UnsafeRawBufferPointer, to list: inout [OutputChunk]) {
         var rest = bytes
         while !rest.isEmpty {
-            if queued.last.map({ $0.freeSpace == 0 }) ?? true { queued.append(loop.chunkPool.take()) }
-            let taken = queued[queued.count - 1].append(rest)
+            if list.last.map({ $0.freeSpace == 0 }) ?? true { list.append(loop.chunkPool.take()) }
+            let taken = list[list.count - 1].append(rest)
             rest = UnsafeRawBufferPointer(rebasing: rest[taken...])
         }
-        unsentBytes += bytes.count
+    }
+
+    private func checkUnsentBytes() {
         if unsentBytes > maxUnsentBytes {
             close()
         } else if unsentBytes > highWaterMark && !isPausedForBackpressure {
@@ -165,7 +201,9 @@ public final class TCPConnection: LoopHandle {
 
     /// Hands queued chunks to libuv unless a write is already in flight (its callback flushes again).
     public func flush() {
-        guard !isClosing, inFlight.isEmpty, !queued.isEmpty else { return }
+        guard !isClosing, inFlight.isEmpty else { return }
+        if !staged.isEmpty { encodeStaged() }
+        guard !isClosing, !queued.isEmpty else { return }
         let count = min(queued.count, Self.maxBuffersPerWrite)
         for index in 0..<count {
             let chunk = queued[index]
@@ -176,6 +214,58 @@ public final class TCPConnection: LoopHandle {
         if uv_write(writeRequest, stream, buffers, UInt32(count), connectionDidWrite) < 0 {
             close()
         }
+    }
+
+    /// Runs the staged bytes through the filter into the write queue.
+    private func encodeStaged() {
+        guard let filter else { return }
+        var failed = false
+        for chunk in staged {
+            unsentBytes -= chunk.count
+            if !failed {
+                do {
+                    try filter.send(UnsafeRawBufferPointer(start: chunk.storage, count: chunk.count))
+                } catch {
+                    failed = true
+                }
+            }
+            loop.chunkPool.give(chunk)
+        }
+        staged.removeAll(keepingCapacity: true)
+        if failed { return close() }
+        takeFilterOutput()
+    }
+
+    /// Moves what the filter produced (records, handshake messages, alerts) into the write queue.
+    private func takeFilterOutput() {
+        guard let filter, !isClosing, outputState != .shutdownSent else { return }
+        var produced = 0
+        while true {
+            if queued.last.map({ $0.freeSpace == 0 }) ?? true { queued.append(loop.chunkPool.take()) }
+            let chunk = queued[queued.count - 1]
+            let space = chunk.freeSpace
+            let count = filter.readOutput(into: UnsafeMutableRawBufferPointer(start: chunk.storage + chunk.count, count: space))
+            chunk.count += count
+            produced += count
+            if count < space { break }
+        }
+        if let last = queued.last, last.count == 0 { loop.chunkPool.give(queued.removeLast()) }
+        unsentBytes += produced
+        checkUnsentBytes()
+    }
+
+    /// The filter failed: send what it still produced (an alert), then FIN, then close.
+    private func abandonOutput() {
+        for chunk in staged {
+            unsentBytes -= chunk.count
+            loop.chunkPool.give(chunk)
+        }
+        staged.removeAll()
+        takeFilterOutput()
+        guard outputState == .open, !isClosing else { return }
+        outputState = .finishing
+        flush()
+        if inFlight.isEmpty && queued.isEmpty { sendShutdown() }
     }
 
     fileprivate func didWrite(status: Int32) {
@@ -195,7 +285,7 @@ public final class TCPConnection: LoopHandle {
             delegate?.connectionDidDrain(self)
             guard !isClosing else { return }
         }
-        if !queued.isEmpty {
+        if !queued.isEmpty || !staged.isEmpty {
             flush()
         } else if outputState == .finishing {
             sendShutdown()
@@ -211,6 +301,12 @@ public final class TCPConnection: LoopHandle {
         outputState = .finishing
         wantsReading = true
         updateReading()
+        if let filter {
+            encodeStaged()
+            guard !isClosing else { return }
+            filter.finishOutput()
+            takeFilterOutput()
+        }
         flush()
         if inFlight.isEmpty && queued.isEmpty { sendShutdown() }
     }
@@ -241,10 +337,12 @@ public final class TCPConnection: LoopHandle {
 
     override func didClose() {
         // Pending write and shutdown callbacks (ECANCELED) ran before this close callback.
-        for chunk in queued + inFlight { loop.chunkPool.give(chunk) }
+        for chunk in queued + inFlight + staged { loop.chunkPool.give(chunk) }
         queued.removeAll()
+        staged.removeAll()
         inFlight.removeAll()
         unsentBytes = 0
+        filter = nil
         freeRequests()
         if accepted { LiveCounts.connectionClosed() }
         let delegate = self.delegate

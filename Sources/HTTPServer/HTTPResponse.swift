@@ -42,6 +42,7 @@ public enum HTTPStatus {
         case 405: "Method Not Allowed"
         case 408: "Request Timeout"
         case 413: "Content Too Large"
+        case 421: "Misdirected Request"
         case 426: "Upgrade Required"
         case 431: "Request Header Fields Too Large"
         case 500: "Internal Server Error"

@@ -20,6 +20,7 @@ public final class HTTPServer {
     /// The loop every connection of this server lives on.
     public let loop: EventLoop
     private let logger: Logger
+    private let hostPolicy: HostPolicy
     private var listener: TCPListener?
     private var files: StaticFiles?
     private var routes: [String: (HTTPRequestHead) -> HTTPResponse] = [:]
@@ -41,6 +42,7 @@ public final class HTTPServer {
         self.configuration = configuration
         self.loop = loop
         self.logger = logger
+        hostPolicy = HostPolicy(configuration: configuration)
     }
 
     /// Routes upgrade requests for `path` (e.g. "/ws/login") to a new handler each.
@@ -122,6 +124,14 @@ public final class HTTPServer {
     // MARK: connections
 
     private func accept(_ tcp: TCPConnection) {
+        if let tls = configuration.tls {
+            do {
+                tcp.filter = try tls.context.makeSession()
+            } catch {
+                logger.error("cannot start TLS on a connection", metadata: ["error": "\(error)"])
+                return tcp.close()
+            }
+        }
         let connection = HTTPConnection(server: self, tcp: tcp)
         connections[ObjectIdentifier(connection)] = connection
         connection.start()
@@ -155,6 +165,8 @@ public final class HTTPServer {
     // MARK: routing
 
     func route(_ request: HTTPRequestHead) -> Routing {
+        // HTTP/1.1 requires Host (the decoder answers 400 without it); only 1.0 may omit it.
+        if let host = request.header("host"), !hostPolicy.accepts(host: host) { return .response(.error(421)) }
         let isGetOrHead = request.method == "GET" || request.method == "HEAD"
         let notAllowed = HTTPResponse.error(405, headers: [("Allow", "GET, HEAD")])
         if request.path == "/healthz" {
@@ -168,7 +180,7 @@ public final class HTTPServer {
         }
         if let makeHandler = webSocketRoutes[request.path] ?? upgradeFallback(for: request) {
             if isDraining { return .response(.error(503)) }
-            switch WebSocketUpgrade.evaluate(request, allowedOrigins: configuration.allowedOrigins) {
+            switch WebSocketUpgrade.evaluate(request, hostPolicy: hostPolicy) {
             case .accept(let key): return .upgrade(key: key, makeHandler: makeHandler)
             case .refuse(let response): return .response(response)
             }

@@ -1,3 +1,5 @@
+import TLS
+
 /// Settings of an `HTTPServer`; the defaults are the production values.
 public struct HTTPServerConfiguration: Sendable {
     /// Address to listen on.
@@ -24,8 +26,8 @@ public struct HTTPServerConfiguration: Sendable {
     public var pongTimeout: Duration
     /// How long the close handshake may take before TCP is closed anyway.
     public var closeTimeout: Duration
-    /// Origins allowed to open WebSockets ("*" allows any). nil: only the server's own host
-    /// (Origin's host matches the Host header). Requests without Origin are always allowed.
+    /// Origins allowed to open WebSockets besides the page's own (this server's scheme with the
+    /// request's Host); "*" allows any. Requests without Origin are always allowed.
     public var allowedOrigins: [String]?
     /// Whether binary messages reach the handler; if false they close the connection with 1003.
     public var acceptsBinaryMessages: Bool
@@ -33,6 +35,11 @@ public struct HTTPServerConfiguration: Sendable {
     public var maxUnsentBytes: Int
     /// Longest graceful shutdown before the remaining connections are dropped.
     public var shutdownTimeout: Duration
+    /// Host names (without port) the server answers for; other Host headers get 421 (the
+    /// DNS-rebinding guard). "*" answers any. nil: `host`, localhost, 127.0.0.1 and [::1].
+    public var serverNames: [String]? = nil
+    /// The certificate and key to serve HTTPS and WSS with; nil serves plain HTTP.
+    public var tls: ReloadableTLSContext? = nil
 
     /// A configuration; every parameter defaults to the production value.
     public init(host: String = "127.0.0.1", port: Int = 8080, publicDirectory: String? = "Public",

@@ -8,7 +8,7 @@ enum WebSocketUpgrade {
         case refuse(HTTPResponse)
     }
 
-    static func evaluate(_ request: HTTPRequestHead, allowedOrigins: [String]?) -> Verdict {
+    static func evaluate(_ request: HTTPRequestHead, hostPolicy: HostPolicy) -> Verdict {
         guard request.method == "GET" else { return .refuse(.error(405, headers: [("Allow", "GET")])) }
         let upgrade = request.headers(named: "upgrade")
         guard upgrade.contains(where: { WebSocketHandshake.headerValue($0, containsToken: "websocket") }) else {
@@ -25,21 +25,16 @@ enum WebSocketUpgrade {
         }
         let keys = request.headers(named: "sec-websocket-key")
         guard keys.count == 1, WebSocketHandshake.isValidKey(keys[0]) else { return .refuse(.error(400)) }
-        guard isOriginAllowed(request, allowedOrigins: allowedOrigins) else { return .refuse(.error(403)) }
+        guard isOriginAllowed(request, hostPolicy: hostPolicy) else { return .refuse(.error(403)) }
         return .accept(key: keys[0])
     }
 
-    /// No Origin (non-browser clients) passes; otherwise it must be listed, or by default
-    /// name the same host and port as the request's Host header.
-    static func isOriginAllowed(_ request: HTTPRequestHead, allowedOrigins: [String]?) -> Bool {
+    /// No Origin (non-browser clients) passes; otherwise it must be the page's own origin
+    /// (the server's scheme with the request's Host, which routing already checked) or listed.
+    static func isOriginAllowed(_ request: HTTPRequestHead, hostPolicy: HostPolicy) -> Bool {
         let origins = request.headers(named: "origin")
         guard !origins.isEmpty else { return true }
         guard origins.count == 1 else { return false }
-        let origin = origins[0].lowercased()
-        if let allowedOrigins {
-            return allowedOrigins.contains { $0 == "*" || $0.lowercased() == origin }
-        }
-        guard let host = request.header("host")?.lowercased(), !host.isEmpty else { return false }
-        return origin == "http://" + host || origin == "https://" + host
+        return hostPolicy.allows(origin: origins[0], host: request.header("host") ?? "")
     }
 }

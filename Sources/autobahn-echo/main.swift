@@ -1,9 +1,10 @@
 // autobahn-echo: a test-only WebSocket echo server for the Autobahn TestSuite.
 // Upgrades a request on any path and sends every message back unchanged.
 //
-//   autobahn-echo --port <n> [--host 127.0.0.1]
+//   autobahn-echo --port <n> [--host 127.0.0.1] [--tls-cert <pem> --tls-key <pem>]
 import EventLoop
 import HTTPServer
+import TLS
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -28,12 +29,14 @@ func writeLine(_ text: String, to fd: Int32 = 1) {
 }
 
 func usage() -> Never {
-    writeLine("usage: autobahn-echo --port <n> [--host <address>]", to: 2)
+    writeLine("usage: autobahn-echo --port <n> [--host <address>] [--tls-cert <pem> --tls-key <pem>]", to: 2)
     exit(2)
 }
 
 var host = "127.0.0.1"
 var port: Int?
+var certificate: String?
+var key: String?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -41,18 +44,23 @@ while let argument = arguments.popFirst() {
     case "--host":
         guard let value = arguments.popFirst() else { usage() }
         host = value
+    case "--tls-cert": certificate = arguments.popFirst()
+    case "--tls-key": key = arguments.popFirst()
     case "-h", "--help": usage()
     default: usage()
     }
 }
-guard let port, (0...65535).contains(port) else { usage() }
+guard let port, (0...65535).contains(port), (certificate == nil) == (key == nil) else { usage() }
 
 do {
     let loop = try EventLoop()
     // Autobahn's 9.x cases send messages of up to 16 MiB; no heartbeat so no stray pings.
-    let configuration = HTTPServerConfiguration(
+    var configuration = HTTPServerConfiguration(
         host: host, port: port, publicDirectory: nil, maxMessageSize: 32 << 20, pingInterval: nil,
         allowedOrigins: ["*"], acceptsBinaryMessages: true, maxUnsentBytes: 128 << 20)
+    if let certificate, let key {
+        configuration.tls = try ReloadableTLSContext(certificatePath: certificate, keyPath: key)
+    }
     let server = HTTPServer(configuration: configuration, loop: loop)
     server.setWebSocketFallback { EchoHandler() }
     try server.start()
@@ -61,7 +69,7 @@ do {
             server.shutdown { loop.stop() }
         }
     }
-    writeLine("autobahn-echo listening on \(host):\(server.localPort)")
+    writeLine("autobahn-echo listening on \(configuration.tls == nil ? "ws" : "wss")://\(host):\(server.localPort)")
     loop.run()
     writeLine("autobahn-echo stopped")
 } catch {

@@ -20,12 +20,18 @@ struct Configuration: Equatable, Sendable {
     var pingInterval: Duration = .seconds(30)
     /// Seconds to wait for a pong before the connection counts as dead.
     var pongTimeout: Duration = .seconds(15)
-    /// Origins allowed to open a WebSocket; empty keeps the server's default
-    /// (its own host, and clients that send no Origin).
+    /// Origins allowed to open a WebSocket besides the page's own (which, like clients
+    /// that send no Origin, is always allowed).
     var allowedOrigins: [String] = []
     /// Messages per second one session may send (bursts of twice that); 0 turns the
     /// limit off (benchmarks).
     var messageRate: Double = 100
+    /// PEM certificate chain and key to serve https:// and wss:// with; nil serves plain HTTP.
+    var tlsCertificate: String?
+    var tlsKey: String?
+    /// Host names the server answers for; empty keeps the server's default (the listening
+    /// address, localhost, 127.0.0.1 and [::1]).
+    var serverNames: [String] = []
 }
 
 /// A configuration value that cannot be used, reported in one line.
@@ -46,6 +52,9 @@ extension Configuration {
         case pongTimeout = "RXLIVE_PONG_TIMEOUT"
         case allowedOrigins = "RXLIVE_ALLOWED_ORIGINS"
         case messageRate = "RXLIVE_MESSAGE_RATE"
+        case tlsCertificate = "RXLIVE_TLS_CERT"
+        case tlsKey = "RXLIVE_TLS_KEY"
+        case serverNames = "RXLIVE_SERVER_NAMES"
     }
 
     /// The raw text of each setting as given on the command line (nil when absent).
@@ -60,6 +69,9 @@ extension Configuration {
         var pongTimeout: String?
         var allowedOrigins: [String] = []
         var messageRate: String?
+        var tlsCertificate: String?
+        var tlsKey: String?
+        var serverNames: [String] = []
     }
 
     /// Builds a configuration from flags over environment over defaults.
@@ -115,6 +127,20 @@ extension Configuration {
             allowedOrigins = flags.allowedOrigins
         } else if let text = environment[Variable.allowedOrigins.rawValue] {
             allowedOrigins = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        tlsCertificate = value(flags.tlsCertificate, "tls-cert", .tlsCertificate)?.text
+        tlsKey = value(flags.tlsKey, "tls-key", .tlsKey)?.text
+        if (tlsCertificate ?? "").isEmpty != (tlsKey ?? "").isEmpty {
+            throw ConfigurationError(description: "--tls-cert and --tls-key (RXLIVE_TLS_CERT, RXLIVE_TLS_KEY) go together: give both or neither")
+        }
+        if tlsCertificate?.isEmpty == true { (tlsCertificate, tlsKey) = (nil, nil) }
+        if !flags.serverNames.isEmpty {
+            serverNames = flags.serverNames
+        } else if let text = environment[Variable.serverNames.rawValue] {
+            serverNames = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        if let bad = serverNames.first(where: { $0.isEmpty || $0.contains("/") || $0.contains(where: \.isWhitespace) }) {
+            throw ConfigurationError(description: "--server-name: '\(bad)' is not a host name")
         }
     }
 

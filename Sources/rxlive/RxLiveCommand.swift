@@ -51,7 +51,7 @@ struct RxLiveCommand: ParsableCommand {
 
     @Option(name: .customLong("allowed-origin"),
             help: ArgumentHelp(
-                "An Origin allowed to open a WebSocket; repeat for more (default: the server's own host, and clients that send no Origin; env RXLIVE_ALLOWED_ORIGINS, comma-separated).",
+                "An Origin allowed to open a WebSocket besides the page's own; repeat for more (the page's own origin and clients that send no Origin are always allowed; env RXLIVE_ALLOWED_ORIGINS, comma-separated).",
                 valueName: "origin"))
     var allowedOrigins: [String] = []
 
@@ -59,12 +59,28 @@ struct RxLiveCommand: ParsableCommand {
                                valueName: "rate"))
     var messageRate: String?
 
+    @Option(name: .customLong("tls-cert"),
+            help: ArgumentHelp("PEM certificate chain to serve https:// and wss:// with, together with --tls-key; SIGHUP reloads both (env RXLIVE_TLS_CERT).",
+                               valueName: "path"))
+    var tlsCertificate: String?
+
+    @Option(name: .customLong("tls-key"),
+            help: ArgumentHelp("PEM private key of --tls-cert, readable by its owner only (env RXLIVE_TLS_KEY).", valueName: "path"))
+    var tlsKey: String?
+
+    @Option(name: .customLong("server-name"),
+            help: ArgumentHelp(
+                "A host name this server answers for; repeat for more; other Host headers get 421 (default: the listening address, localhost, 127.0.0.1 and [::1]; env RXLIVE_SERVER_NAMES, comma-separated).",
+                valueName: "name"))
+    var serverNames: [String] = []
+
     /// The configuration these flags and the process environment describe.
     func resolvedConfiguration(environment: [String: String]) throws -> Configuration {
         let flags = Configuration.Overrides(
             host: host, port: port, publicDirectory: publicDirectory, loginDelay: loginDelay,
             logLevel: logLevel, maxMessageSize: maxMessageSize, pingInterval: pingInterval,
-            pongTimeout: pongTimeout, allowedOrigins: allowedOrigins, messageRate: messageRate)
+            pongTimeout: pongTimeout, allowedOrigins: allowedOrigins, messageRate: messageRate,
+            tlsCertificate: tlsCertificate, tlsKey: tlsKey, serverNames: serverNames)
         var configuration = try Configuration(flags: flags, environment: environment)
         configuration.publicDirectory = try PublicDirectory.locate(given: configuration.publicDirectory)
         return configuration

@@ -4,6 +4,7 @@ import HTTPServer
 import Logging
 import Rx
 import Sessions
+import TLS
 
 /// Why the server could not start, reported in one line.
 struct ServeError: Error, CustomStringConvertible {
@@ -26,14 +27,23 @@ func serve(_ configuration: Configuration, logger: Logger) throws {
     defer { MainScheduler.resetHost() }
 
     let openFiles = FileDescriptorLimit.raiseToHardLimit()
-    let server = HTTPServer(configuration: configuration.server, loop: loop, logger: logger)
+    var serverConfiguration = configuration.server
+    if let certificate = configuration.tlsCertificate, let key = configuration.tlsKey {
+        do {
+            serverConfiguration.tls = try ReloadableTLSContext(certificatePath: certificate, keyPath: key)
+        } catch {
+            throw ServeError(description: "\(error)")
+        }
+    }
+    let server = HTTPServer(configuration: serverConfiguration, loop: loop, logger: logger)
     SessionRoutes.register(on: server, configuration: configuration.sessions, logger: logger)
     do {
         try server.start()
     } catch {
         throw ServeError(description: "\(error)")
     }
-    logger.info("rxlive \(RxLiveVersion.current) listening on http://\(configuration.host):\(server.localPort)",
+    let scheme = serverConfiguration.tls == nil ? "http" : "https"
+    logger.info("rxlive \(RxLiveVersion.current) listening on \(scheme)://\(configuration.host):\(server.localPort)",
                 metadata: ["public": "\(configuration.publicDirectory ?? "-")", "open-files": "\(openFiles)"])
 
     for signal in [SIGTERM, SIGINT] {
@@ -48,6 +58,20 @@ func serve(_ configuration: Configuration, logger: Logger) throws {
             }
         } catch {
             throw ServeError(description: "cannot watch signal \(signal): \(error)")
+        }
+    }
+    if let tls = serverConfiguration.tls {
+        do {
+            _ = try loop.onSignal(SIGHUP) {
+                do {
+                    try tls.reload()
+                    logger.info("reloaded the TLS certificate and key", metadata: ["certificate": "\(tls.certificatePath)"])
+                } catch {
+                    logger.error("TLS reload failed; still serving the previous certificate: \(error)")
+                }
+            }
+        } catch {
+            throw ServeError(description: "cannot watch SIGHUP: \(error)")
         }
     }
     loop.run()
@@ -68,6 +92,7 @@ extension Configuration {
         server.pingInterval = pingInterval
         server.pongTimeout = pongTimeout
         server.allowedOrigins = allowedOrigins.isEmpty ? nil : allowedOrigins
+        server.serverNames = serverNames.isEmpty ? nil : serverNames
         return server
     }
 }

@@ -16,7 +16,8 @@ from support import REPO, ServerProcess, binary, free_port, http_get, tool
 
 ENV_VARIABLES = ["RXLIVE_HOST", "RXLIVE_PORT", "RXLIVE_PUBLIC", "RXLIVE_LOGIN_DELAY", "RXLIVE_LOG_LEVEL",
                  "RXLIVE_MAX_MESSAGE_SIZE", "RXLIVE_PING_INTERVAL", "RXLIVE_PONG_TIMEOUT",
-                 "RXLIVE_ALLOWED_ORIGINS", "RXLIVE_MESSAGE_RATE"]
+                 "RXLIVE_ALLOWED_ORIGINS", "RXLIVE_MESSAGE_RATE",
+                 "RXLIVE_TLS_CERT", "RXLIVE_TLS_KEY", "RXLIVE_SERVER_NAMES"]
 
 
 def clean_env(**overrides):
@@ -42,7 +43,8 @@ def test_help_lists_every_option_and_its_environment_variable():
     result = run_rxlive("--help")
     assert result.returncode == 0, result.stderr
     for flag in ["--host", "--port", "--public", "--login-delay", "--log-level", "--max-message-size",
-                 "--ping-interval", "--pong-timeout", "--allowed-origin", "--message-rate", "--version", "--help"]:
+                 "--ping-interval", "--pong-timeout", "--allowed-origin", "--message-rate",
+                 "--tls-cert", "--tls-key", "--server-name", "--version", "--help"]:
         assert flag in result.stdout, f"{flag} missing from --help"
     # Help text wraps lines, so look for each variable in the text with line breaks removed.
     flat = re.sub(r"\s+", "", result.stdout)

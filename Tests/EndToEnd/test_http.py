@@ -80,7 +80,7 @@ def test_static_files_with_types_and_validators(server):
 
 
 def test_head_has_headers_and_no_body(server):
-    raw = exchange(server.port, b"HEAD /index.html HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    raw = exchange(server.port, b"HEAD /index.html HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
     status, headers, _ = parse(raw)
     assert status == 200 and headers["content-length"] == str(len(INDEX))
     assert raw.endswith(b"\r\n\r\n"), "no body after a HEAD response"
@@ -97,24 +97,24 @@ def test_other_methods_get_405_with_allow(server):
     "/..%5csecret.txt", "/css\\..\\..\\secret.txt", "/leak.txt", "/secret.txt%00.html", "/nothing-here",
 ])
 def test_nothing_outside_public_is_served(server, target):
-    raw = exchange(server.port, f"GET {target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode())
+    raw = exchange(server.port, f"GET {target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
     status, _, body = parse(raw)
     assert status in (400, 404)
     assert SECRET not in raw
 
 
 def test_limits_and_bad_requests(server):
-    big = b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * (17 * 1024) + b"\r\n\r\n"
+    big = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * (17 * 1024) + b"\r\n\r\n"
     assert parse(exchange(server.port, big))[0] == 431
-    assert parse(exchange(server.port, b"GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999\r\n\r\n"))[0] == 413
-    assert parse(exchange(server.port, b"GET / HTTP/3.0\r\nHost: x\r\n\r\n"))[0] == 505
+    assert parse(exchange(server.port, b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 99999999\r\n\r\n"))[0] == 413
+    assert parse(exchange(server.port, b"GET / HTTP/3.0\r\nHost: 127.0.0.1\r\n\r\n"))[0] == 505
     assert parse(exchange(server.port, b"GET / HTTP/1.1\r\nHost x\r\n\r\n"))[0] == 400
     assert parse(exchange(server.port, b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03"))[0] == 400
 
 
 def test_pipelined_keep_alive(server):
-    raw = exchange(server.port, b"GET /app.js HTTP/1.1\r\nHost: x\r\n\r\n"
-                                b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    raw = exchange(server.port, b"GET /app.js HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                                b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
     assert raw.count(b"HTTP/1.1 200 OK") == 2
     assert raw.index(b"console.log") < raw.index(b'{"status":"ok"}')
 
@@ -131,6 +131,6 @@ def test_healthz_and_unknown_websocket_path(server):
 def test_sigterm_exits_cleanly(server):
     # An idle keep-alive connection must not hold the shutdown up.
     with socket.create_connection(("127.0.0.1", server.port)) as idle:
-        idle.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        idle.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         idle.recv(4096)
         assert server.stop(signal.SIGTERM, timeout=10) == 0

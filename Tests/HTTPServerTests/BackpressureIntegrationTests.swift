@@ -25,7 +25,7 @@ final class BackpressureIntegrationTests: XCTestCase {
         try Data(blob).write(to: harness.root.appendingPathComponent("blob.bin"))
         let client = try harness.client()
         let count = 2000
-        client.send(String(repeating: "GET /blob.bin HTTP/1.1\r\nHost: x\r\n\r\n", count: count))
+        client.send(String(repeating: "GET /blob.bin HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", count: count))
         var answered = 0
         while answered < count, let response = client.readResponse() {
             XCTAssertEqual(response.status, 200)
@@ -42,7 +42,7 @@ final class BackpressureIntegrationTests: XCTestCase {
         let start = Date()   // before the connection, so a slow test thread cannot shorten the wait
         let client = try harness.client()
         client.setReceiveBuffer(4096)
-        client.send(String(repeating: "GET /blob.bin HTTP/1.1\r\nHost: x\r\n\r\n", count: 1000))
+        client.send(String(repeating: "GET /blob.bin HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", count: 1000))
         XCTAssertTrue(eventually { LiveCounts.connections == 1 })
         // Never read: the server pauses, then drops the connection once the idle timeout passes.
         XCTAssertTrue(eventually(timeout: 5) { LiveCounts.connections == 0 })

@@ -13,7 +13,30 @@ struct RawResponse {
     var text: String { String(decoding: body, as: UTF8.self) }
 }
 
-extension BlockingClient {
+/// A blocking test client, plain or TLS: what the response and frame readers need.
+protocol TestByteStream: AnyObject {
+    /// Bytes read but not consumed yet.
+    var pending: [UInt8] { get set }
+    /// One read: the bytes, [] on EOF, nil on timeout or error.
+    func receiveSome(max: Int) -> [UInt8]?
+    func send(_ bytes: [UInt8])
+}
+
+extension BlockingClient: TestByteStream {}
+
+extension TestByteStream {
+    func send(_ string: String) { send(Array(string.utf8)) }
+
+    /// Reads until EOF; returns the bytes and whether EOF was seen.
+    func receiveAll() -> (bytes: [UInt8], eof: Bool) {
+        var out: [UInt8] = []
+        while true {
+            guard let some = receiveSome(max: 65536) else { return (out, false) }
+            if some.isEmpty { return (out, true) }
+            out += some
+        }
+    }
+
     /// Reads one response head and, unless `headOnly`, its Content-Length body; nil on EOF/timeout.
     func readResponse(headOnly: Bool = false) -> RawResponse? {
         var buffer = pending
@@ -31,13 +54,13 @@ extension BlockingClient {
                 }
                 let length = headOnly || status == 304 || status == 101 ? 0 : Int(headers["content-length"] ?? "0") ?? 0
                 while rest.count < length {
-                    guard let more = receiveSome(), !more.isEmpty else { return nil }
+                    guard let more = receiveSome(max: 65536), !more.isEmpty else { return nil }
                     rest += more
                 }
                 pending = Array(rest[length...])
                 return RawResponse(status: status, headers: headers, body: Array(rest[..<length]))
             }
-            guard let more = receiveSome(), !more.isEmpty else { return nil }
+            guard let more = receiveSome(max: 65536), !more.isEmpty else { return nil }
             buffer += more
         }
     }
@@ -158,12 +181,12 @@ enum WSTestFrames {
     }
 }
 
-extension BlockingClient {
+extension TestByteStream {
     /// Reads one unmasked server frame: (opcode, payload); nil on EOF/timeout.
     func readFrame() -> (opcode: UInt8, payload: [UInt8])? {
         func take(_ n: Int) -> [UInt8]? {
             while pending.count < n {
-                guard let more = receiveSome(), !more.isEmpty else { return nil }
+                guard let more = receiveSome(max: 65536), !more.isEmpty else { return nil }
                 pending += more
             }
             defer { pending.removeFirst(n) }

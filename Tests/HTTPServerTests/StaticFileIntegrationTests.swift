@@ -96,17 +96,17 @@ final class StaticFileIntegrationTests: XCTestCase {
 
     func testLimits431_413_505_400() throws {
         let big = try harness.client()
-        big.send("GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + String(repeating: "a", count: 17 * 1024) + "\r\n\r\n")
+        big.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + String(repeating: "a", count: 17 * 1024) + "\r\n\r\n")
         XCTAssertEqual(big.readResponse()?.status, 431)
         XCTAssertTrue(big.receiveUntilEOF().eof, "closed after 431")
 
         let body = try harness.client()
-        body.send("GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 10000000\r\n\r\n")
+        body.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 10000000\r\n\r\n")
         XCTAssertEqual(body.readResponse()?.status, 413)
         XCTAssertTrue(body.receiveUntilEOF().eof)
 
         let version = try harness.client()
-        version.send("GET / HTTP/2.0\r\nHost: x\r\n\r\n")
+        version.send("GET / HTTP/2.0\r\nHost: 127.0.0.1\r\n\r\n")
         XCTAssertEqual(version.readResponse()?.status, 505)
 
         let garbage = try harness.client()
@@ -117,8 +117,8 @@ final class StaticFileIntegrationTests: XCTestCase {
 
     func testPipelinedRequestsAreAnsweredInOrder() throws {
         let client = try harness.client()
-        client.send("GET /style.css HTTP/1.1\r\nHost: x\r\n\r\nHEAD / HTTP/1.1\r\nHost: x\r\n\r\nGET /nope HTTP/1.1\r\nHost: x\r\n\r\n"
-                    + "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        client.send("GET /style.css HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nHEAD / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /nope HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                    + "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
         XCTAssertEqual(client.readResponse()?.text, "body { color: red }\n")
         let head = client.readResponse(headOnly: true)
         XCTAssertEqual(head?.status, 200)
@@ -133,7 +133,7 @@ final class StaticFileIntegrationTests: XCTestCase {
     func testSlowHeadGets408AndIsClosed() throws {
         let start = Date()   // before the connection, whose accept starts the head timer
         let client = try harness.client()
-        client.send("GET / HTTP/1.1\r\nHost: x\r\n")
+        client.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
         usleep(500_000)
         client.send("X-Slow: 1\r\n")   // trickling bytes does not restart the head timer
         let response = client.readResponse()

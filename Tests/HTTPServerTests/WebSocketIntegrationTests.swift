@@ -155,7 +155,7 @@ final class WebSocketIntegrationTests: XCTestCase {
         let close = try XCTUnwrap(socket.readFrame())
         XCTAssertEqual(close.opcode, 8)
         XCTAssertEqual(Array(close.payload.prefix(2)), [0x03, 0xE9], "1001 going away")
-        http.send("Host: x\r\n\r\n")
+        http.send("Host: 127.0.0.1\r\n\r\n")
         let health = try XCTUnwrap(http.readResponse())
         XCTAssertEqual(health.status, 503)
         XCTAssertEqual(health.headers["connection"], "close")

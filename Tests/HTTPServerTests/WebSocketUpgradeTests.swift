@@ -12,6 +12,10 @@ final class WebSocketUpgradeTests: XCTestCase {
         return HTTPRequestHead(method: method, target: "/ws/login", headers: headers)
     }
 
+    private func policy(_ extraOrigins: [String] = [], scheme: String = "http") -> HostPolicy {
+        HostPolicy(names: HostPolicy.defaultNames(listeningOn: "127.0.0.1"), scheme: scheme, extraOrigins: extraOrigins)
+    }
+
     private func status(_ verdict: WebSocketUpgrade.Verdict) -> Int {
         switch verdict {
         case .accept: 101
@@ -20,30 +24,58 @@ final class WebSocketUpgradeTests: XCTestCase {
     }
 
     func testValidRequestIsAccepted() {
-        guard case .accept(let key) = WebSocketUpgrade.evaluate(request(), allowedOrigins: nil) else { return XCTFail() }
+        guard case .accept(let key) = WebSocketUpgrade.evaluate(request(), hostPolicy: policy()) else { return XCTFail() }
         XCTAssertEqual(key, "dGhlIHNhbXBsZSBub25jZQ==")
     }
 
     func testBadKeyOrVersion() {
-        XCTAssertEqual(status(WebSocketUpgrade.evaluate(request(removing: ["Sec-WebSocket-Key"]), allowedOrigins: nil)), 400)
+        XCTAssertEqual(status(WebSocketUpgrade.evaluate(request(removing: ["Sec-WebSocket-Key"]), hostPolicy: policy())), 400)
         XCTAssertEqual(status(WebSocketUpgrade.evaluate(
-            request([("Sec-WebSocket-Key", "short")], removing: ["Sec-WebSocket-Key"]), allowedOrigins: nil)), 400)
+            request([("Sec-WebSocket-Key", "short")], removing: ["Sec-WebSocket-Key"]), hostPolicy: policy())), 400)
         XCTAssertEqual(status(WebSocketUpgrade.evaluate(
-            request([("Sec-WebSocket-Version", "8")], removing: ["Sec-WebSocket-Version"]), allowedOrigins: nil)), 426)
-        XCTAssertEqual(status(WebSocketUpgrade.evaluate(request(removing: ["Sec-WebSocket-Version"]), allowedOrigins: nil)), 400)
-        XCTAssertEqual(status(WebSocketUpgrade.evaluate(request(removing: ["Upgrade"]), allowedOrigins: nil)), 426)
-        XCTAssertEqual(status(WebSocketUpgrade.evaluate(request(removing: ["Connection"]), allowedOrigins: nil)), 400)
-        XCTAssertEqual(status(WebSocketUpgrade.evaluate(request(method: "POST"), allowedOrigins: nil)), 405)
+            request([("Sec-WebSocket-Version", "8")], removing: ["Sec-WebSocket-Version"]), hostPolicy: policy())), 426)
+        XCTAssertEqual(status(WebSocketUpgrade.evaluate(request(removing: ["Sec-WebSocket-Version"]), hostPolicy: policy())), 400)
+        XCTAssertEqual(status(WebSocketUpgrade.evaluate(request(removing: ["Upgrade"]), hostPolicy: policy())), 426)
+        XCTAssertEqual(status(WebSocketUpgrade.evaluate(request(removing: ["Connection"]), hostPolicy: policy())), 400)
+        XCTAssertEqual(status(WebSocketUpgrade.evaluate(request(method: "POST"), hostPolicy: policy())), 405)
     }
 
     func testOriginPolicy() {
-        XCTAssertEqual(status(WebSocketUpgrade.evaluate(request([("Origin", "http://localhost:8080")]), allowedOrigins: nil)), 101)
-        XCTAssertEqual(status(WebSocketUpgrade.evaluate(request([("Origin", "http://evil.example")]), allowedOrigins: nil)), 403)
-        XCTAssertEqual(status(WebSocketUpgrade.evaluate(request([("Origin", "http://localhost:9999")]), allowedOrigins: nil)), 403)
+        XCTAssertEqual(status(WebSocketUpgrade.evaluate(request([("Origin", "http://localhost:8080")]), hostPolicy: policy())), 101)
+        XCTAssertEqual(status(WebSocketUpgrade.evaluate(request([("Origin", "http://evil.example")]), hostPolicy: policy())), 403)
+        XCTAssertEqual(status(WebSocketUpgrade.evaluate(request([("Origin", "http://localhost:9999")]), hostPolicy: policy())), 403)
         XCTAssertEqual(status(WebSocketUpgrade.evaluate(request([("Origin", "https://app.example")]),
-                                                        allowedOrigins: ["https://app.example"])), 101)
+                                                        hostPolicy: policy(["https://app.example"]))), 101)
+        // Listed origins add to the page's own instead of replacing it.
         XCTAssertEqual(status(WebSocketUpgrade.evaluate(request([("Origin", "http://localhost:8080")]),
-                                                        allowedOrigins: ["https://app.example"])), 403)
-        XCTAssertEqual(status(WebSocketUpgrade.evaluate(request([("Origin", "http://any")]), allowedOrigins: ["*"])), 101)
+                                                        hostPolicy: policy(["https://app.example"]))), 101)
+        XCTAssertEqual(status(WebSocketUpgrade.evaluate(request([("Origin", "HTTP://LOCALHOST:8080")]), hostPolicy: policy())), 101)
+        XCTAssertEqual(status(WebSocketUpgrade.evaluate(request([("Origin", "http://any")]), hostPolicy: policy(["*"]))), 101)
+    }
+
+    func testOwnOriginHasTheServersScheme() {
+        let https = policy(scheme: "https")
+        XCTAssertEqual(status(WebSocketUpgrade.evaluate(request([("Origin", "https://localhost:8080")]), hostPolicy: https)), 101)
+        XCTAssertEqual(status(WebSocketUpgrade.evaluate(request([("Origin", "http://localhost:8080")]), hostPolicy: https)), 403)
+        XCTAssertEqual(status(WebSocketUpgrade.evaluate(request([("Origin", "https://localhost:8080")]), hostPolicy: policy())), 403)
+    }
+
+    func testHostNamesAreCheckedWithoutPort() {
+        let policy = policy()
+        XCTAssertTrue(policy.accepts(host: "localhost:8080"))
+        XCTAssertTrue(policy.accepts(host: "LocalHost"))
+        XCTAssertTrue(policy.accepts(host: "127.0.0.1:1"))
+        XCTAssertTrue(policy.accepts(host: "[::1]:8080"))
+        XCTAssertFalse(policy.accepts(host: "rebind.attacker.example:8081"))
+        XCTAssertFalse(policy.accepts(host: "localhost.attacker.example"))
+        XCTAssertFalse(policy.accepts(host: "localhost:80x"))
+        XCTAssertFalse(policy.accepts(host: "localhost:"))
+        XCTAssertFalse(policy.accepts(host: "::1"))
+        XCTAssertFalse(policy.accepts(host: ""))
+        let configured = HostPolicy(names: ["rxlive.example", "::1"], scheme: "https", extraOrigins: [])
+        XCTAssertTrue(configured.accepts(host: "RXLIVE.example:443"))
+        XCTAssertTrue(configured.accepts(host: "[::1]"))
+        XCTAssertFalse(configured.accepts(host: "localhost:8080"))
+        XCTAssertTrue(HostPolicy(names: ["*"], scheme: "http", extraOrigins: []).accepts(host: "anything.example"))
     }
 }

@@ -1,0 +1,86 @@
+/// Which hosts the server answers for and which browser origins may open a WebSocket.
+///
+/// A request whose `Host` names another host is refused (421): a page on an attacker's name
+/// that resolves to this server (DNS rebinding) is then answered by nobody. The page's own
+/// origin — the server's scheme with the request's `Host`, itself one of the names — may
+/// always open WebSockets; `extraOrigins` adds more.
+struct HostPolicy {
+    /// Lowercased host names (IPv6 literals in brackets), without ports.
+    let names: Set<String>
+    /// True when the names include "*": any host is answered.
+    let anyHost: Bool
+    /// "http" or "https": the scheme of the page's own origin.
+    let scheme: String
+    /// Lowercased origins allowed besides the page's own.
+    let extraOrigins: Set<String>
+    /// True when the extra origins include "*".
+    let anyOrigin: Bool
+
+    /// The policy of a server with `configuration`.
+    init(configuration: HTTPServerConfiguration) {
+        self.init(names: configuration.serverNames ?? Self.defaultNames(listeningOn: configuration.host),
+                  scheme: configuration.tls == nil ? "http" : "https", extraOrigins: configuration.allowedOrigins ?? [])
+    }
+
+    /// A policy from its parts; names and origins are compared case-insensitively.
+    init(names: [String], scheme: String, extraOrigins: [String]) {
+        let names = names.map { Self.bracketed($0.lowercased()) }
+        self.names = Set(names)
+        anyHost = names.contains("*")
+        self.scheme = scheme
+        let origins = extraOrigins.map { $0.lowercased() }
+        self.extraOrigins = Set(origins)
+        anyOrigin = origins.contains("*")
+    }
+
+    /// The listening address, `localhost`, `127.0.0.1` and `[::1]`.
+    static func defaultNames(listeningOn host: String) -> [String] {
+        [host, "localhost", "127.0.0.1", "[::1]"]
+    }
+
+    /// IPv6 literals as they appear in a Host header: in brackets.
+    private static func bracketed(_ name: String) -> String {
+        name.contains(":") && !name.hasPrefix("[") ? "[\(name)]" : name
+    }
+
+    /// True when `host` (a Host header: name, optionally `:port`) names this server.
+    func accepts(host: String) -> Bool {
+        guard let name = Self.name(ofHostHeader: host) else { return false }
+        return anyHost || names.contains(name)
+    }
+
+    /// True when a browser at `origin` may open a WebSocket on a request whose (accepted)
+    /// Host header is `host`.
+    func allows(origin: String, host: String) -> Bool {
+        let origin = origin.lowercased()
+        return anyOrigin || extraOrigins.contains(origin) || origin == "\(scheme)://\(host.lowercased())"
+    }
+
+    /// The lowercased host of a Host header without its port; nil when it is malformed.
+    static func name(ofHostHeader header: String) -> String? {
+        let header = header.lowercased()
+        let name: Substring
+        let rest: Substring
+        if header.hasPrefix("[") {
+            guard let close = header.firstIndex(of: "]") else { return nil }
+            name = header[...close]
+            rest = header[header.index(after: close)...]
+        } else if let colon = header.firstIndex(of: ":") {
+            name = header[..<colon]
+            rest = header[colon...]
+        } else {
+            name = header[...]
+            rest = ""
+        }
+        guard !name.isEmpty else { return nil }
+        if !rest.isEmpty {
+            let port = rest.dropFirst()
+            guard rest.first == ":", !port.isEmpty, port.count <= 5, port.allSatisfy(\.isASCIIDigit) else { return nil }
+        }
+        return String(name)
+    }
+}
+
+private extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
+}
