@@ -1,6 +1,6 @@
 """HTTP/1.1 end to end against the real rxlive binary on 127.0.0.1: static files from a
 temporary public folder, validators and 304, HEAD, 405, path traversal refused, limits,
-/healthz, /ws/<other> and a clean exit on SIGTERM."""
+/healthz, /ws/<other>, the Host check (DNS rebinding gets 421) and a clean exit on SIGTERM."""
 import base64
 import os
 import signal
@@ -134,3 +134,48 @@ def test_sigterm_exits_cleanly(server):
         idle.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         idle.recv(4096)
         assert server.stop(signal.SIGTERM, timeout=10) == 0
+
+
+def upgrade_request(port_host: str, origin: str, path="/ws/sum"):
+    key = base64.b64encode(os.urandom(16)).decode()
+    return (f"GET {path} HTTP/1.1\r\nHost: {port_host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\nOrigin: {origin}\r\n\r\n").encode()
+
+
+def first_status(port, raw: bytes):
+    """The status of the first response to raw, read without waiting for the connection's end."""
+    with socket.create_connection(("127.0.0.1", port), timeout=3) as s:
+        s.sendall(raw)
+        head = b""
+        while b"\r\n" not in head:
+            data = s.recv(4096)
+            if not data:
+                break
+            head += data
+        return int(head.split(b" ")[1])
+
+
+def test_dns_rebinding_gets_421_and_the_pages_own_origin_opens_sessions(server):
+    # A page on the attacker's name, which the attacker's DNS has pointed at 127.0.0.1.
+    rebinding = upgrade_request("rebind.attacker.example:8081", "http://rebind.attacker.example:8081")
+    assert first_status(server.port, rebinding) == 421
+    assert get(server.port, "/", extra="")[0] == 200
+    assert parse(exchange(server.port, b"GET / HTTP/1.1\r\nHost: rebind.attacker.example\r\nConnection: close\r\n\r\n"))[0] == 421
+    for host in (f"127.0.0.1:{server.port}", f"localhost:{server.port}"):
+        assert first_status(server.port, upgrade_request(host, f"http://{host}")) == 101
+    assert first_status(server.port, upgrade_request(f"localhost:{server.port}", "http://evil.example")) == 403
+
+
+def test_server_names_and_allowed_origins_add_to_the_pages_own_origin():
+    port = free_port()
+    args = ["--host", "127.0.0.1", "--port", str(port), "--server-name", "rxlive.test", "--server-name", "127.0.0.1",
+            "--allowed-origin", "https://app.example"]
+    with ServerProcess("rxlive", args, port):
+        assert first_status(port, upgrade_request(f"rxlive.test:{port}", f"http://rxlive.test:{port}")) == 101
+        assert first_status(port, upgrade_request(f"rxlive.test:{port}", "https://app.example")) == 101
+        assert first_status(port, upgrade_request(f"localhost:{port}", f"http://localhost:{port}")) == 421
+    port = free_port()
+    with ServerProcess("rxlive", ["--host", "127.0.0.1", "--port", str(port)], port,
+                       env={"RXLIVE_SERVER_NAMES": "rxlive.test, 127.0.0.1"}):
+        assert first_status(port, upgrade_request(f"rxlive.test:{port}", f"http://rxlive.test:{port}")) == 101
+        assert first_status(port, upgrade_request(f"localhost:{port}", f"http://localhost:{port}")) == 421
