@@ -49,7 +49,7 @@ let package = Package(
         ]),
         .executableTarget(name: "autobahn-echo", dependencies: ["HTTPServer", "EventLoop", "TLS"]),
         .executableTarget(name: "rx-bench", dependencies: ["Rx", "RxRelay"]),
-        .executableTarget(name: "ws-bench", dependencies: ["CLibUV", "WebSocket"]),
+        .executableTarget(name: "ws-bench", dependencies: ["CLibUV", "WebSocket", "TLS"]),
 
         // Tests mirror the sources; NetworkTestSupport holds the socket and loop-thread helpers two of them share.
         .target(name: "NetworkTestSupport", dependencies: ["EventLoop"], path: "Tests/NetworkTestSupport"),

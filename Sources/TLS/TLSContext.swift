@@ -67,7 +67,7 @@ public final class TLSContext: @unchecked Sendable {
     deinit { SSL_CTX_free(pointer) }
 
     /// A server session for one accepted connection.
-    public func makeSession() throws -> TLSSession { try TLSSession(context: self) }
+    public func makeSession() throws -> TLSSession { try TLSSession(context: pointer, isServer: true) }
 
     /// Refuses a key file that its group or other users may read or write.
     static func checkKeyPermissions(_ path: String) throws {

@@ -1,10 +1,10 @@
 import COpenSSL
 import EventLoop
 
-/// The server side of TLS on one connection, driven through memory BIOs: ciphertext from the
-/// socket goes into one BIO, ciphertext to send comes out of the other, so OpenSSL never
-/// touches the socket and never blocks the loop. Plugged into a `TCPConnection` as its filter.
-/// Loop thread only.
+/// TLS on one connection, driven through memory BIOs: ciphertext from the socket goes into
+/// one BIO, ciphertext to send comes out of the other, so OpenSSL never touches the socket and
+/// never blocks the loop. The server side plugs into a `TCPConnection` as its filter; the
+/// client side (benchmarks) is driven the same way after `startHandshake()`. Loop thread only.
 public final class TLSSession: TCPStreamFilter {
     private enum State {
         /// Before the handshake completed; written bytes wait in `early`.
@@ -25,9 +25,10 @@ public final class TLSSession: TCPStreamFilter {
     private var state = State.handshaking
     private var early: [UInt8] = []
 
-    init(context: TLSContext) throws {
+    /// A session of `context` (an SSL_CTX, which the session then keeps alive itself).
+    init(context: OpaquePointer, isServer: Bool) throws {
         ERR_clear_error()
-        guard let ssl = SSL_new(context.pointer) else { throw TLSError.openSSL("cannot create a TLS session") }
+        guard let ssl = SSL_new(context) else { throw TLSError.openSSL("cannot create a TLS session") }
         guard let input = BIO_new(BIO_s_mem()), let output = BIO_new(BIO_s_mem()) else {
             SSL_free(ssl)
             throw TLSError.openSSL("cannot create TLS buffers")
@@ -36,7 +37,7 @@ public final class TLSSession: TCPStreamFilter {
         _ = rxlive_BIO_set_mem_eof_return(input, -1)
         _ = rxlive_BIO_set_mem_eof_return(output, -1)
         SSL_set_bio(ssl, input, output)
-        SSL_set_accept_state(ssl)
+        if isServer { SSL_set_accept_state(ssl) } else { SSL_set_connect_state(ssl) }
         self.ssl = ssl
         self.input = input
         self.output = output
@@ -49,6 +50,17 @@ public final class TLSSession: TCPStreamFilter {
 
     /// The protocol version negotiated ("TLSv1.3", ...).
     public var protocolVersion: String { String(cString: SSL_get_version(ssl)) }
+
+    /// Client side: produces the ClientHello (read it with `readOutput`).
+    public func startHandshake() throws {
+        guard state == .handshaking else { return }
+        let result = SSL_do_handshake(ssl)
+        if result == 1 {
+            state = .established
+        } else {
+            try wait(after: result, "TLS handshake failed")
+        }
+    }
 
     // MARK: TCPStreamFilter
 

@@ -1,4 +1,5 @@
 import CLibUV
+import TLS
 import WebSocket
 
 /// What a mode hears from a connection; all calls on the loop thread.
@@ -13,6 +14,7 @@ protocol BenchConnectionDelegate: AnyObject {
 
 /// One client WebSocket over a libuv TCP handle: connect, upgrade, masked frames out,
 /// frames in through the codec's state machine (configured to read unmasked server frames).
+/// With a TLS session every byte goes through it: wss://.
 final class BenchConnection {
     enum State { case connecting, handshaking, open, closing, closed }
 
@@ -31,14 +33,16 @@ final class BenchConnection {
     private var pendingWrites = 0
     private var closeError: String?
     private var random: FastRandom
+    private let tls: TLSSession?
 
     /// Free for the mode: a send timestamp, a counter, a phase.
     var sentAt: UInt64 = 0
     var counter = 0
     var phase = 0
 
-    init(id: Int, loop: BenchLoop, port: Int32, path: String, delegate: BenchConnectionDelegate) {
+    init(id: Int, loop: BenchLoop, port: Int32, path: String, tls: TLSSession?, delegate: BenchConnectionDelegate) {
         self.id = id
+        self.tls = tls
         self.loop = loop
         self.port = port
         self.path = path
@@ -70,6 +74,10 @@ final class BenchConnection {
         guard state == .connecting else { return }
         state = .handshaking
         uv_tcp_nodelay(tcp, 1)
+        if let tls {
+            do { try tls.startHandshake() } catch { return abort(error: "\(error)") }
+            sendTLSOutput()
+        }
         let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\n"
             + "Connection: Upgrade\r\nSec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n\r\n"
         var bytes = Array(request.utf8)
@@ -81,6 +89,20 @@ final class BenchConnection {
     }
 
     fileprivate func didRead(_ bytes: UnsafeRawBufferPointer) {
+        guard let tls else { return didReadPlain(bytes) }
+        do {
+            // The loop's read buffer holds `bytes`; the session takes them all before reusing it.
+            try tls.receive(bytes, scratch: loop.readBuffer) { plain in
+                didReadPlain(plain)
+                return state != .closed
+            }
+        } catch {
+            return abort(error: "\(error)")
+        }
+        sendTLSOutput()
+    }
+
+    private func didReadPlain(_ bytes: UnsafeRawBufferPointer) {
         switch state {
         case .handshaking: readHandshake(bytes)
         case .open, .closing: readFrames(bytes)
@@ -205,8 +227,27 @@ final class BenchConnection {
         delegate?.connectionDidClose(self, error: closeError)
     }
 
-    /// Writes now when nothing is queued (uv_try_write), else queues a copy.
+    /// Writes `bytes`, through TLS when the connection has it.
     private func write(_ bytes: UnsafeRawBufferPointer) {
+        guard let tls else { return writeSocket(bytes) }
+        do { try tls.send(bytes) } catch { return abort(error: "\(error)") }
+        sendTLSOutput()
+    }
+
+    /// Writes what the TLS session produced (records, handshake messages).
+    private func sendTLSOutput() {
+        guard let tls else { return }
+        withUnsafeTemporaryAllocation(byteCount: 32 * 1024, alignment: 16) { buffer in
+            while state != .closed {
+                let count = tls.readOutput(into: buffer)
+                if count == 0 { break }
+                writeSocket(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            }
+        }
+    }
+
+    /// Writes now when nothing is queued (uv_try_write), else queues a copy.
+    private func writeSocket(_ bytes: UnsafeRawBufferPointer) {
         guard state != .closed, let base = bytes.baseAddress, bytes.count > 0 else { return }
         var offset = 0
         if pendingWrites == 0 {

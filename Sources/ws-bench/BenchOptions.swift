@@ -20,6 +20,8 @@ struct BenchOptions {
     var waitForReady = true
     /// Upper bound on the whole run, whatever happens.
     var timeout = 120.0
+    /// Speak wss:// (TLS), trusting the CA certificates in this PEM file.
+    var tlsAuthority: String?
 
     static let usage = """
     usage: ws-bench <mode> --port P [options]
@@ -34,6 +36,7 @@ struct BenchOptions {
                    open, log in, wait for loginResult, close; sessions/s
       codec        --seconds 2 (no network: the codec's decode speed; --port not needed)
     common: --host 127.0.0.1 (loopback only) --timeout 120 (hard bound in seconds)
+            --tls-ca PEM (connect with TLS, trusting that CA)
     """
 
     /// Parses `arguments` (without the program name); throws a message for the user.
@@ -66,6 +69,7 @@ struct BenchOptions {
             case "--size": options.messageSize = try number(name, Int.self, min: 0)
             case "--timeout": options.timeout = try number(name, Double.self, min: 1)
             case "--no-ready": options.waitForReady = false
+            case "--tls-ca": options.tlsAuthority = try value(name)
             case "--help", "-h": throw BenchError.usage("")
             default: throw BenchError.usage("unknown option \(name)")
             }

@@ -1,3 +1,5 @@
+import TLS
+
 /// What every mode shares: the loop, the connections, the hard deadline and the
 /// orderly end (close every connection, then every timer, so `uv_run` returns).
 class BenchRun: BenchConnectionDelegate {
@@ -11,10 +13,17 @@ class BenchRun: BenchConnectionDelegate {
     private var failureMessages: [String: Int] = [:]
     /// Set by a mode when the run could not produce its figures.
     var runError: String?
+    /// With `--tls-ca`: the context every connection's TLS session comes from.
+    private let tls: TLSClientContext?
 
-    init(options: BenchOptions, loop: BenchLoop) {
+    init(options: BenchOptions, loop: BenchLoop) throws(BenchError) {
         self.options = options
         self.loop = loop
+        do {
+            tls = try options.tlsAuthority.map { try TLSClientContext(trusting: $0) }
+        } catch {
+            throw BenchError.failed("\(error)")
+        }
     }
 
     /// Starts the mode; the loop ends when `end()` has closed everything.
@@ -34,7 +43,8 @@ class BenchRun: BenchConnectionDelegate {
 
     @discardableResult
     func openConnection(path: String) -> BenchConnection {
-        let connection = BenchConnection(id: nextID, loop: loop, port: options.port, path: path, delegate: self)
+        let session = tls.flatMap { try? $0.makeSession() }
+        let connection = BenchConnection(id: nextID, loop: loop, port: options.port, path: path, tls: session, delegate: self)
         nextID += 1
         connections[connection.id] = connection
         connection.connect()

@@ -21,10 +21,10 @@ func runBench(_ arguments: [String]) -> Int32 {
         }
         let run: BenchRun
         switch options.mode {
-        case .echo: run = EchoMode(options: options, loop: loop)
-        case .sum: run = SumMode(options: options, loop: loop)
-        case .idle: run = IdleMode(options: options, loop: loop)
-        case .loginChurn: run = LoginChurnMode(options: options, loop: loop)
+        case .echo: run = try EchoMode(options: options, loop: loop)
+        case .sum: run = try SumMode(options: options, loop: loop)
+        case .idle: run = try IdleMode(options: options, loop: loop)
+        case .loginChurn: run = try LoginChurnMode(options: options, loop: loop)
         case .codec: return 0
         }
         run.start()
