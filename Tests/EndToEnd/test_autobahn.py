@@ -1,10 +1,13 @@
 """Autobahn TestSuite cases 1-10 (kosoku runner) against autobahn-echo.
 
 Every case must end OK, NON-STRICT or INFORMATIONAL in both behaviour and close
-behaviour; the test prints `N passed, M failed` and fails when M > 0."""
+behaviour; the test prints `N passed, M failed` and fails when M > 0. The same cases run
+again over TLS."""
 import json
 import shutil
+import socket
 import subprocess
+import time
 from pathlib import Path
 
 from support import ARTIFACTS, ServerProcess, free_port, tool
@@ -45,6 +48,53 @@ def test_autobahn_cases_1_to_10(capsys):
     passed, failures = summarize(index)
     with capsys.disabled():
         print(f"\nautobahn: {passed} passed, {len(failures)} failed")
+        for case, behaviour, close in failures:
+            print(f"  {case}: behaviour {behaviour}, close {close}")
+    assert not failures
+    assert passed >= 300, f"only {passed} cases ran"
+
+
+# Cases 1-10 again over TLS (the frame path through the TLS byte transport).
+TLS_SECTIONS = ["1", "2", "3", "4", "5", "6", "7", "9", "10"]
+
+
+def test_autobahn_cases_1_to_10_over_tls(tmp_path, capsys):
+    """kosoku speaks only ws://, so socat carries each of its connections over TLS (verifying
+    the certificate) to autobahn-echo serving wss:// with a certificate made here."""
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                    "-keyout", str(key), "-out", str(cert), "-days", "1", "-subj", "/CN=localhost",
+                    "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"], check=True, capture_output=True)
+    key.chmod(0o600)
+    outdir = ARTIFACTS / "autobahn-tls"
+    shutil.rmtree(outdir, ignore_errors=True)
+    outdir.mkdir(parents=True)
+    port, relay_port = free_port(), free_port()
+    args = ["--port", str(port), "--tls-cert", str(cert), "--tls-key", str(key)]
+    with ServerProcess("autobahn-echo", args, port, ready_path=None):
+        relay = subprocess.Popen(["socat", f"TCP-LISTEN:{relay_port},bind=127.0.0.1,reuseaddr,fork",
+                                  f"OPENSSL:localhost:{port},cafile={cert},verify=1"], stderr=subprocess.DEVNULL)
+        try:
+            deadline = time.monotonic() + 10
+            while True:
+                with socket.socket() as probe:
+                    if probe.connect_ex(("127.0.0.1", relay_port)) == 0:
+                        break
+                assert time.monotonic() < deadline, "socat did not start"
+                time.sleep(0.05)
+            command = [str(tool("kosoku"))]
+            for section in TLS_SECTIONS:
+                command += ["-i", f"{section}.*"]
+            command += ["-o", str(outdir), f"127.0.0.1:{relay_port}"]
+            run = subprocess.run(command, capture_output=True, text=True, timeout=900)
+        finally:
+            relay.terminate()
+            relay.wait()
+    index = outdir / "index.json"
+    assert index.exists(), f"kosoku wrote no index.json (exit {run.returncode}):\n{run.stdout}\n{run.stderr}"
+    passed, failures = summarize(index)
+    with capsys.disabled():
+        print(f"\nautobahn over TLS: {passed} passed, {len(failures)} failed")
         for case, behaviour, close in failures:
             print(f"  {case}: behaviour {behaviour}, close {close}")
     assert not failures
