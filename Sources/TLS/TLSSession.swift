@@ -67,6 +67,8 @@ public final class TLSSession: TCPStreamFilter {
     public func receive(_ bytes: UnsafeRawBufferPointer, scratch: UnsafeMutableRawBufferPointer,
                         deliver: (UnsafeRawBufferPointer) -> Bool) throws {
         guard state != .failed else { return }
+        // SSL_get_error reads this thread's error queue: it must start empty.
+        ERR_clear_error()
         // Take every byte first: `scratch` may be the very buffer `bytes` lies in.
         var offset = 0
         while offset < bytes.count {
@@ -98,6 +100,7 @@ public final class TLSSession: TCPStreamFilter {
         case .handshaking:
             early.append(contentsOf: bytes)
         case .established:
+            ERR_clear_error()
             // A memory BIO takes everything, so one call writes it all (or fails).
             let written = SSL_write(ssl, base, Int32(clamping: bytes.count))
             guard written == Int32(clamping: bytes.count) else { throw fail("TLS write failed") }

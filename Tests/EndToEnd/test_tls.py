@@ -238,3 +238,16 @@ def test_headless_chromium_uses_the_page_over_https_trusting_the_test_ca(certs, 
         assert not errors, errors
     finally:
         driver.quit()
+
+
+def test_environment_turns_tls_on_and_a_certificate_needs_its_key(certs):
+    port = free_port()
+    env = {"RXLIVE_TLS_CERT": str(certs.cert), "RXLIVE_TLS_KEY": str(certs.key)}
+    with ServerProcess("rxlive", ["--host", "127.0.0.1", "--port", str(port), "--public", str(REPO / "Public")],
+                       port, env=env, ready_path=None):
+        assert https_get(certs, port, "/healthz")[:2] == ("HTTP/1.1 200 OK", "TLSv1.3")
+    alone = subprocess.run([str(binary("rxlive")), "--port", str(free_port()), "--tls-cert", str(certs.cert)],
+                           capture_output=True, text=True, timeout=20,
+                           env={k: v for k, v in os.environ.items() if not k.startswith("RXLIVE_")})
+    assert alone.returncode == 2
+    assert alone.stderr.startswith("rxlive: error: --tls-cert and --tls-key") and alone.stderr.count("\n") == 1
