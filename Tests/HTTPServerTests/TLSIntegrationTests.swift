@@ -117,7 +117,7 @@ final class TLSIntegrationTests: XCTestCase {
 
         try assertEchoes(webSocket, "still here")
         XCTAssertEqual(try connect(harness).request("/healthz")?.status, 200)
-        XCTAssertTrue(try eventually { try openConnections(harness) == 0 }, "every broken connection was closed")
+        XCTAssertTrue(try eventually(timeout: 15) { try openConnections(harness) == 0 }, "every broken connection was closed")
     }
 
     func testReloadServesTheNewCertificateAndKeepsOpenSessions() throws {
