@@ -29,6 +29,8 @@ public final class TLSContext: @unchecked Sendable {
     /// - Throws: `TLSError` when the key file is readable by others than its owner, when a
     ///   file cannot be read or parsed, or when the key does not belong to the certificate.
     public init(certificatePath: String, keyPath: String) throws {
+        try Self.checkReadable(certificatePath, "certificate")
+        try Self.checkReadable(keyPath, "key")
         try Self.checkKeyPermissions(keyPath)
         ERR_clear_error()
         guard let context = SSL_CTX_new(TLS_server_method()) else { throw TLSError.openSSL("cannot create a TLS context") }
@@ -68,6 +70,15 @@ public final class TLSContext: @unchecked Sendable {
 
     /// A server session for one accepted connection.
     public func makeSession() throws -> TLSSession { try TLSSession(context: pointer, isServer: true) }
+
+    /// Names the system's reason when a file cannot be opened (OpenSSL's would be a number).
+    static func checkReadable(_ path: String, _ what: String) throws {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else {
+            throw TLSError(description: "cannot read the TLS \(what) \(path): \(String(cString: strerror(errno)))")
+        }
+        close(descriptor)
+    }
 
     /// Refuses a key file that its group or other users may read or write.
     static func checkKeyPermissions(_ path: String) throws {

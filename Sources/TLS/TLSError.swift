@@ -9,11 +9,8 @@ public struct TLSError: Error, CustomStringConvertible, Sendable {
     static func openSSL(_ what: String) -> TLSError {
         var reasons: [String] = []
         while case let code = ERR_get_error(), code != 0 {
-            if let reason = ERR_reason_error_string(code) {
-                reasons.append(String(cString: reason))
-            } else {
-                reasons.append("error \(code)")
-            }
+            let reason = ERR_reason_error_string(code).map { String(cString: $0) } ?? "error \(code)"
+            if !reasons.contains(reason) { reasons.append(reason) }
         }
         return TLSError(description: reasons.isEmpty ? what : "\(what): \(reasons.joined(separator: "; "))")
     }

@@ -148,8 +148,12 @@ final class TLSIntegrationTests: XCTestCase {
         XCTAssertThrowsError(try TLSContext(certificatePath: certificate, keyPath: tls.keyPath)) { error in
             XCTAssertTrue("\(error)".contains("does not belong to the certificate"), "\(error)")
         }
-        XCTAssertThrowsError(try TLSContext(certificatePath: certificates.path("missing.pem"), keyPath: key)) { error in
-            XCTAssertTrue("\(error)".hasPrefix("cannot use the TLS certificate"), "\(error)")
+        let missing = certificates.path("missing.pem")
+        XCTAssertThrowsError(try TLSContext(certificatePath: missing, keyPath: key)) { error in
+            XCTAssertEqual("\(error)", "cannot read the TLS certificate \(missing): No such file or directory")
+        }
+        XCTAssertThrowsError(try TLSContext(certificatePath: key, keyPath: key)) { error in
+            XCTAssertTrue("\(error)".hasPrefix("cannot use the TLS certificate \(key): "), "\(error)")
             XCTAssertFalse("\(error)".contains("\n"))
         }
     }
