@@ -126,7 +126,9 @@ public final class HTTPServer {
     private func accept(_ tcp: TCPConnection) {
         if let tls = configuration.tls {
             do {
-                tcp.filter = try tls.context.makeSession()
+                let session = try tls.context.makeSession()
+                session.onFailure = { [logger] error in logger.debug("TLS connection dropped", metadata: ["reason": "\(error)"]) }
+                tcp.filter = session
             } catch {
                 logger.error("cannot start TLS on a connection", metadata: ["error": "\(error)"])
                 return tcp.close()

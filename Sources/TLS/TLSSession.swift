@@ -24,6 +24,8 @@ public final class TLSSession: TCPStreamFilter {
     private let output: OpaquePointer
     private var state = State.handshaking
     private var early: [UInt8] = []
+    /// Told once why the session failed (a handshake refused, a bad record), for logs.
+    public var onFailure: ((TLSError) -> Void)?
 
     /// A session of `context` (an SSL_CTX, which the session then keeps alive itself).
     init(context: OpaquePointer, isServer: Bool) throws {
@@ -139,6 +141,9 @@ public final class TLSSession: TCPStreamFilter {
     private func fail(_ what: String) -> TLSError {
         state = .failed
         early = []
-        return TLSError.openSSL(what) // also clears this thread's error queue for the next session
+        let error = TLSError.openSSL(what) // also clears this thread's error queue for the next session
+        onFailure?(error)
+        onFailure = nil
+        return error
     }
 }

@@ -251,3 +251,18 @@ def test_environment_turns_tls_on_and_a_certificate_needs_its_key(certs):
                            env={k: v for k, v in os.environ.items() if not k.startswith("RXLIVE_")})
     assert alone.returncode == 2
     assert alone.stderr.startswith("rxlive: error: --tls-cert and --tls-key") and alone.stderr.count("\n") == 1
+
+
+def test_sigterm_closes_wss_sessions_with_1001_and_exits_0(certs):
+    server = start_tls(certs)
+    try:
+        ws = sum_session(certs, server.port)
+        server.proc.send_signal(signal.SIGTERM)
+        opcode, payload = ws.recv_data(control_frame=True)
+        assert opcode == websocket.ABNF.OPCODE_CLOSE
+        assert payload[:2] == (1001).to_bytes(2, "big")
+        ws.send_close(1001)  # our half of the close handshake; the server then ends TCP
+        ws.shutdown()
+        assert server.proc.wait(timeout=15) == 0
+    finally:
+        server.stop()
