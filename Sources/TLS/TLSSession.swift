@@ -47,12 +47,6 @@ public final class TLSSession: TCPStreamFilter {
 
     deinit { SSL_free(ssl) }
 
-    /// True once the handshake completed.
-    public var isEstablished: Bool { state == .established }
-
-    /// The protocol version negotiated ("TLSv1.3", ...).
-    public var protocolVersion: String { String(cString: SSL_get_version(ssl)) }
-
     /// Client side: produces the ClientHello (read it with `readOutput`).
     public func startHandshake() throws {
         guard state == .handshaking else { return }
