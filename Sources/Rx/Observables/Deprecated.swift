@@ -172,7 +172,7 @@ extension ObservableType {
     }
 
     /// `take(for:scheduler:)` with the time in seconds.
-    @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.", renamed: "take(_:scheduler:)")
+    @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.", renamed: "take(for:scheduler:)")
     public func take(_ duration: Foundation.TimeInterval, scheduler: SchedulerType) -> Observable<Element> {
         take(for: rxTimeInterval(seconds: duration), scheduler: scheduler)
     }
@@ -184,7 +184,7 @@ extension ObservableType {
     }
 
     /// `window(timeSpan:count:scheduler:)` with the time in seconds.
-    @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.", renamed: "window(_:)")
+    @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.", renamed: "window(timeSpan:count:scheduler:)")
     public func window(timeSpan: Foundation.TimeInterval, count: Int, scheduler: SchedulerType) -> Observable<Observable<Element>> {
         window(timeSpan: rxTimeInterval(seconds: timeSpan), count: count, scheduler: scheduler)
     }
