@@ -163,16 +163,16 @@ extension PrimitiveSequence {
         PrimitiveSequence(raw: Observable.using(resourceFactory, observableFactory: { try primitiveSequenceFactory($0).asObservable() }))
     }
 
-    /// Fails with `RxError.timeout` if the sequence has not ended `dueTime` after the
-    /// subscription (see `Observable.timeout`).
+    /// Fails with `RxError.timeout` if the sequence has sent neither its element nor its end
+    /// `dueTime` after the subscription (see `Observable.timeout`).
     ///
     /// - returns: The sequence, or the timeout error.
     public func timeout(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> PrimitiveSequence<Trait, Element> {
         PrimitiveSequence(raw: source.timeout(dueTime, scheduler: scheduler))
     }
 
-    /// Switches to `other` if the sequence has not ended `dueTime` after the subscription
-    /// (see `Observable.timeout(_:other:scheduler:)`).
+    /// Switches to `other` if the sequence has sent neither its element nor its end `dueTime`
+    /// after the subscription (see `Observable.timeout(_:other:scheduler:)`).
     ///
     /// - returns: The sequence, or `other` after the timeout.
     public func timeout(_ dueTime: RxTimeInterval, other: PrimitiveSequence<Trait, Element>, scheduler: SchedulerType) -> PrimitiveSequence<Trait, Element> {
