@@ -79,6 +79,18 @@ private final class ProfileViewModel {
     }
 }
 
+private extension ObservableType where Element == Any {
+    /// A helper in the style of RxFeedback's: it calls the tuple forms of `combineLatest` and
+    /// `zip` unqualified, which works because they live on `Element == Any`.
+    static func allTrue(_ first: Observable<Bool>, _ second: Observable<Bool>) -> Observable<Bool> {
+        combineLatest(first, second).map { $0 && $1 }
+    }
+
+    static func pairs(_ first: Observable<Int>, _ second: Observable<String>) -> Observable<String> {
+        zip(first, second).map { "\($0)\($1)" }
+    }
+}
+
 /// Answers each request after a fixed virtual delay, and records the requests.
 private final class ScheduledProfileAPI: ProfileAPI {
     let scheduler: TestScheduler
@@ -186,6 +198,22 @@ final class TraitsAndOperatorsCompatibilityTests: XCTestCase {
         // markSeen (3) and flush (7) at once, then signOut (4).
         XCTAssertEqual(res.events, [.completed(211)])
         XCTAssertEqual(api.requests, ["seen 1", "flush", "signOut"])
+    }
+
+    func testTupleFormsOfCombineLatestAndZipLiveOnElementAny() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let first = scheduler.createHotObservable([.next(210, true), .next(230, false), .completed(300)])
+        let second = scheduler.createHotObservable([.next(220, true), .completed(250)])
+        let combined = scheduler.start { Observable.allTrue(first.asObservable(), second.asObservable()) }
+        XCTAssertEqual(combined.events, [.next(220, true), .next(230, false), .completed(300)])
+
+        let numbers = scheduler.createHotObservable([.next(1210, 1), .next(1220, 2), .completed(1300)])
+        let letters = scheduler.createHotObservable([.next(1215, "a"), .completed(1250)])
+        let zipped = scheduler.start(created: 1100, subscribed: 1200, disposed: 2000) {
+            Observable<Any>.pairs(numbers.asObservable(), letters.asObservable())
+        }
+        XCTAssertEqual(zipped.events.first, .next(1215, "1a"))
+        XCTAssertEqual(numbers.subscriptions.first?.subscribe, 1200)
     }
 
     func testBlockingOnRealSchedulers() throws {
