@@ -100,6 +100,20 @@ final class PrimitiveSequenceZipTests: RxTestCase {
         XCTAssertEqual(one.subscriptions, Array(repeating: Subscription(200, 210), count: 8))
     }
 
+    func testMaybeZipArities4To7AndTuples() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let one = scheduler.createColdObservable([.next(10, 1), .completed(10)])
+        func m() -> Maybe<Int> { one.asMaybe() }
+        let four: Maybe<Int> = Maybe.zip(m(), m(), m(), m()).map { $0 + $1 + $2 + $3 }
+        let five: Maybe<Int> = Maybe.zip(m(), m(), m(), m(), m()) { $0 + $1 + $2 + $3 + $4 }
+        let six: Maybe<Int> = Maybe.zip(m(), m(), m(), m(), m(), m()).map { $0 + $1 + $2 + $3 + $4 + $5 }
+        let seven: Maybe<Int> = Maybe.zip(m(), m(), m(), m(), m(), m(), m()) { $0 + $1 + $2 + $3 + $4 + $5 + $6 }
+        let twoTuple: Maybe<Int> = Maybe.zip(m(), m()).map { $0 * 10 + $1 }
+        let res = scheduler.start { Observable.merge([four, five, six, seven, twoTuple].map { $0.asObservable() }) }
+        XCTAssertEqual(res.events, [.next(210, 4), .next(210, 5), .next(210, 6), .next(210, 7), .next(210, 11), .completed(210)])
+        XCTAssertEqual(one.subscriptions.count, 24)
+    }
+
     func testSingleZipOfCollection() {
         let scheduler = TestScheduler(initialClock: 0)
         let singles = [30, 10, 20].map { time in
