@@ -50,6 +50,54 @@ final class DisposableTests: RxTestCase {
         _ = bag
     }
 
+    func testDisposeBagBuilderAndArrayInsertion() {
+        var disposed: [Int] = []
+        let make = { (index: Int) in Disposables.create { disposed.append(index) } }
+        var bag: DisposeBag? = DisposeBag {
+            make(1)
+            make(2)
+        }
+        bag!.insert {
+            make(3)
+            make(4)
+        }
+        bag!.insert([make(5), make(6)])
+        bag!.insert(make(7), make(8))
+        XCTAssertEqual(disposed, [])
+        bag = nil
+        XCTAssertEqual(disposed, Array(1...8))
+
+        var arrayBag: DisposeBag? = DisposeBag(disposing: [make(9)])
+        var variadicBag: DisposeBag? = DisposeBag(disposing: make(10), make(11))
+        arrayBag = nil
+        variadicBag = nil
+        XCTAssertEqual(disposed, Array(1...11))
+        _ = (arrayBag, variadicBag)
+    }
+
+    @available(*, deprecated, message: "exercises the deprecated addDisposableTo")
+    func testAddDisposableToIsDisposedBy() {
+        var disposed = 0
+        var bag: DisposeBag? = DisposeBag()
+        Disposables.create { disposed += 1 }.addDisposableTo(bag!)
+        bag = nil
+        XCTAssertEqual(disposed, 1)
+    }
+
+    func testCompositeDisposableOfFourOrMore() {
+        var disposed: [Int] = []
+        let make = { (index: Int) in Disposables.create { disposed.append(index) } }
+        let four = CompositeDisposable(make(1), make(2), make(3), make(4))
+        let six = CompositeDisposable(make(5), make(6), make(7), make(8), make(9), make(10))
+        XCTAssertEqual(four.count, 4)
+        XCTAssertEqual(six.count, 6)
+        four.dispose()
+        six.dispose()
+        XCTAssertEqual(disposed, Array(1...10))
+        XCTAssertTrue(six.isDisposed)
+        XCTAssertEqual(CompositeDisposable(make(11), make(12), make(13)).count, 3)
+    }
+
     func testCompositeDisposableInsertRemoveDispose() {
         var disposed: [Int] = []
         let composite = CompositeDisposable()

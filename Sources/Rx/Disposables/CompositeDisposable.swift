@@ -28,6 +28,11 @@ public final class CompositeDisposable: Cancelable {
         nextKey = 3
     }
 
+    /// A group holding the four (or more) disposables.
+    public convenience init(_ disposable1: Disposable, _ disposable2: Disposable, _ disposable3: Disposable, _ disposable4: Disposable, _ disposables: Disposable...) {
+        self.init(disposables: [disposable1, disposable2, disposable3, disposable4] + disposables)
+    }
+
     /// A group holding `disposables`.
     public init(disposables: [Disposable]) {
         var table: [UInt64: Disposable] = [:]

@@ -52,12 +52,37 @@ extension DisposeBag {
     /// A bag holding `disposables`.
     public convenience init(disposing disposables: [Disposable]) {
         self.init()
-        for disposable in disposables { insert(disposable) }
+        insert(disposables)
+    }
+
+    /// A bag holding the disposables `builder` lists, one per line:
+    /// `DisposeBag { a.subscribe(); b.bind(to: c) }`.
+    public convenience init(@DisposableBuilder builder: () -> [Disposable]) {
+        self.init(disposing: builder())
     }
 
     /// Adds `disposables`.
     public func insert(_ disposables: Disposable...) {
+        insert(disposables)
+    }
+
+    /// Adds the disposables `builder` lists, one per line: `bag.insert { a; b }`.
+    public func insert(@DisposableBuilder builder: () -> [Disposable]) {
+        insert(builder())
+    }
+
+    /// Adds `disposables`.
+    public func insert(_ disposables: [Disposable]) {
         for disposable in disposables { insert(disposable) }
+    }
+
+    /// Collects the disposables of a `DisposeBag { ... }` or `insert { ... }` block into an array.
+    @resultBuilder
+    public struct DisposableBuilder {
+        /// The block's disposables, in order.
+        public static func buildBlock(_ disposables: Disposable...) -> [Disposable] {
+            disposables
+        }
     }
 }
 
@@ -65,5 +90,11 @@ extension Disposable {
     /// Adds `self` to `bag`.
     public func disposed(by bag: DisposeBag) {
         bag.insert(self)
+    }
+
+    /// RxSwift 3 name of `disposed(by:)`.
+    @available(*, deprecated, message: "use disposed(by:) instead", renamed: "disposed(by:)")
+    public func addDisposableTo(_ bag: DisposeBag) {
+        disposed(by: bag)
     }
 }

@@ -81,6 +81,27 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Neve
         return Disposables.create(subscription, disposable)
     }
 
+    /// Subscribes closures that receive `object` (held weakly) on completion, on the error
+    /// and on disposal; results after `object` is deallocated are ignored.
+    ///
+    /// - returns: The subscription.
+    public func subscribe<Object: AnyObject>(with object: Object, onCompleted: ((Object) -> Void)? = nil, onError: ((Object, Swift.Error) -> Void)? = nil, onDisposed: ((Object) -> Void)? = nil) -> Disposable {
+        subscribe(
+            onCompleted: { [weak object] in
+                guard let object else { return }
+                onCompleted?(object)
+            },
+            onError: { [weak object] error in
+                guard let object else { return }
+                onError?(object, error)
+            },
+            onDisposed: { [weak object] in
+                guard let object else { return }
+                onDisposed?(object)
+            }
+        )
+    }
+
     /// A `Completable` that completes at once.
     ///
     /// - returns: The `Completable`.
@@ -103,26 +124,71 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Neve
     ) -> Completable {
         Completable(raw: primitiveSequence.source.do(onError: onError, afterError: afterError, onCompleted: onCompleted, afterCompleted: afterCompleted, onSubscribe: onSubscribe, onSubscribed: onSubscribed, onDispose: onDispose))
     }
+}
 
+extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Never {
     /// Subscribes to `second` once this `Completable` completes (an error skips it).
     ///
     /// - returns: A `Completable` that completes when both have.
-    public func andThen(_ second: Completable) -> Completable {
-        Completable(raw: primitiveSequence.source.switchIfEmpty(second.asObservable()))
+    public func concat(_ second: Completable) -> Completable {
+        Completable.concat(primitiveSequence, second)
     }
 
-    /// Subscribes to `second` once this `Completable` completes (an error skips it).
+    /// Subscribes to the `Completable`s of `sequence` one after another, each once the
+    /// previous one completed; fails with the first error.
     ///
-    /// - returns: The `Single` `second`, after this `Completable`.
-    public func andThen<SecondElement>(_ second: Single<SecondElement>) -> Single<SecondElement> {
-        Single(raw: primitiveSequence.source.asEmptyOf(SecondElement.self).switchIfEmpty(second.asObservable()))
+    /// - returns: A `Completable` that completes when all have.
+    public static func concat<Sequence: Swift.Sequence>(_ sequence: Sequence) -> Completable where Sequence.Element == Completable {
+        Completable(raw: Observable.concat(sequence.lazy.map { $0.asObservable() }))
     }
 
-    /// Subscribes to `second` once this `Completable` completes (an error skips it).
+    /// Subscribes to the `Completable`s of `collection` one after another, each once the
+    /// previous one completed; fails with the first error.
     ///
-    /// - returns: The observable `second`, after this `Completable`.
-    public func andThen<SecondElement>(_ second: Observable<SecondElement>) -> Observable<SecondElement> {
-        primitiveSequence.source.asEmptyOf(SecondElement.self).switchIfEmpty(second)
+    /// - returns: A `Completable` that completes when all have.
+    public static func concat<Collection: Swift.Collection>(_ collection: Collection) -> Completable where Collection.Element == Completable {
+        Completable(raw: Observable.concat(collection.map { $0.asObservable() }))
+    }
+
+    /// Subscribes to `sources` one after another, each once the previous one completed;
+    /// fails with the first error.
+    ///
+    /// - returns: A `Completable` that completes when all have.
+    public static func concat(_ sources: Completable...) -> Completable {
+        Completable(raw: Observable.concat(sources.map { $0.asObservable() }))
+    }
+
+    /// Subscribes to every `Completable` of `sources` at once (for `Completable`, `zip` is
+    /// `merge`); completes when all have, fails with the first error.
+    ///
+    /// - returns: The combined `Completable`.
+    public static func zip<Collection: Swift.Collection>(_ sources: Collection) -> Completable where Collection.Element == Completable {
+        Completable(raw: Observable.merge(sources.map { $0.asObservable() }))
+    }
+
+    /// Subscribes to every `Completable` of `sources` at once (for `Completable`, `zip` is
+    /// `merge`); completes when all have, fails with the first error.
+    ///
+    /// - returns: The combined `Completable`.
+    public static func zip(_ sources: [Completable]) -> Completable {
+        Completable(raw: Observable.merge(sources.map { $0.asObservable() }))
+    }
+
+    /// Subscribes to every `Completable` of `sources` at once (for `Completable`, `zip` is
+    /// `merge`); completes when all have, fails with the first error.
+    ///
+    /// - returns: The combined `Completable`.
+    public static func zip(_ sources: Completable...) -> Completable {
+        Completable(raw: Observable.merge(sources.map { $0.asObservable() }))
+    }
+}
+
+extension ObservableType where Element == Never {
+    /// The sequence as a `Completable` (it has no elements to drop).
+    ///
+    /// - returns: The `Completable`.
+    public func asCompletable() -> Completable {
+        Completable(raw: asObservable())
     }
 }
 
@@ -132,20 +198,5 @@ extension ObservableType {
     /// - returns: The `Completable`.
     public func asCompletable() -> Completable {
         Completable(raw: ignoreElements())
-    }
-}
-
-extension Observable where Element == Never {
-    /// The same termination, typed as a sequence of `Other` (there are no elements to convert).
-    fileprivate func asEmptyOf<Other>(_ type: Other.Type) -> Observable<Other> {
-        Observable<Other>.create { observer in
-            self.subscribe { event in
-                if let error = event.error {
-                    observer.on(.error(error))
-                } else if event.isCompleted {
-                    observer.on(.completed)
-                }
-            }
-        }
     }
 }

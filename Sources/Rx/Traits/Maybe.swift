@@ -90,11 +90,44 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
         return Disposables.create(subscription, disposable)
     }
 
+    /// Subscribes closures that receive `object` (held weakly) with the element, the error,
+    /// completion without an element and disposal; results after `object` is deallocated
+    /// are ignored.
+    ///
+    /// - returns: The subscription.
+    public func subscribe<Object: AnyObject>(with object: Object, onSuccess: ((Object, Element) -> Void)? = nil, onError: ((Object, Swift.Error) -> Void)? = nil, onCompleted: ((Object) -> Void)? = nil, onDisposed: ((Object) -> Void)? = nil) -> Disposable {
+        subscribe(
+            onSuccess: { [weak object] element in
+                guard let object else { return }
+                onSuccess?(object, element)
+            },
+            onError: { [weak object] error in
+                guard let object else { return }
+                onError?(object, error)
+            },
+            onCompleted: { [weak object] in
+                guard let object else { return }
+                onCompleted?(object)
+            },
+            onDisposed: { [weak object] in
+                guard let object else { return }
+                onDisposed?(object)
+            }
+        )
+    }
+
     /// A `Maybe` of `element`.
     ///
     /// - returns: The `Maybe`.
     public static func just(_ element: Element) -> Maybe<Element> {
         Maybe(raw: Observable.just(element))
+    }
+
+    /// A `Maybe` of `element`, sent on `scheduler`.
+    ///
+    /// - returns: The `Maybe`.
+    public static func just(_ element: Element, scheduler: ImmediateSchedulerType) -> Maybe<Element> {
+        Maybe(raw: Observable.just(element, scheduler: scheduler))
     }
 
     /// A `Maybe` that completes at once without an element.
@@ -109,6 +142,22 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// - returns: The `Maybe` of the transformed element.
     public func map<Result>(_ transform: @escaping (Element) throws -> Result) -> Maybe<Result> {
         Maybe(raw: primitiveSequence.source.map(transform))
+    }
+
+    /// Keeps the element if `predicate` holds for it; otherwise the result is empty. A thrown
+    /// error fails the result.
+    ///
+    /// - returns: The `Maybe` of the element.
+    public func filter(_ predicate: @escaping (Element) throws -> Bool) -> Maybe<Element> {
+        Maybe(raw: primitiveSequence.source.filter(predicate))
+    }
+
+    /// Transforms the element with `transform`; a `nil` result gives an empty `Maybe`. A
+    /// thrown error fails the result.
+    ///
+    /// - returns: The `Maybe` of the transformed element.
+    public func compactMap<Result>(_ transform: @escaping (Element) throws -> Result?) -> Maybe<Result> {
+        Maybe(raw: primitiveSequence.source.compactMap(transform))
     }
 
     /// Continues with the `Maybe` that `selector` makes from the element, if any; a thrown
@@ -142,6 +191,33 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// - returns: The `Single`.
     public func ifEmpty(default: Element) -> Single<Element> {
         Single(raw: primitiveSequence.source.ifEmpty(default: `default`))
+    }
+
+    /// The element of the `Maybe`, or, if it is empty, that of `other`.
+    ///
+    /// - returns: The `Maybe`.
+    public func ifEmpty(switchTo other: Maybe<Element>) -> Maybe<Element> {
+        Maybe(raw: primitiveSequence.source.ifEmpty(switchTo: other.asObservable()))
+    }
+
+    /// The element of the `Maybe`, or, if it is empty, that of the `Single` `other`.
+    ///
+    /// - returns: The `Single`.
+    public func ifEmpty(switchTo other: Single<Element>) -> Single<Element> {
+        Single(raw: primitiveSequence.source.ifEmpty(switchTo: other.asObservable()))
+    }
+
+    /// On an error, sends `element` instead.
+    ///
+    /// - returns: A `Maybe` that does not fail.
+    public func catchAndReturn(_ element: Element) -> PrimitiveSequence<Trait, Element> {
+        PrimitiveSequence(raw: primitiveSequence.source.catchAndReturn(element))
+    }
+
+    /// RxSwift 5 name of `catchAndReturn(_:)`.
+    @available(*, deprecated, renamed: "catchAndReturn(_:)")
+    public func catchErrorJustReturn(_ element: Element) -> PrimitiveSequence<Trait, Element> {
+        catchAndReturn(element)
     }
 
     /// The `Maybe` without its element, as a `Completable`.

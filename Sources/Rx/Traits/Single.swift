@@ -130,6 +130,30 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
         Single(raw: primitiveSequence.source.flatMap { try selector($0).asObservable() })
     }
 
+    /// Continues with the `Maybe` that `selector` makes from the element; a thrown error
+    /// fails the result.
+    ///
+    /// - returns: The `Maybe` of the second element.
+    public func flatMapMaybe<Result>(_ selector: @escaping (Element) throws -> Maybe<Result>) -> Maybe<Result> {
+        Maybe(raw: primitiveSequence.source.flatMap { try selector($0).asObservable() })
+    }
+
+    /// Continues with the `Completable` that `selector` makes from the element; a thrown
+    /// error fails the result.
+    ///
+    /// - returns: The `Completable`.
+    public func flatMapCompletable(_ selector: @escaping (Element) throws -> Completable) -> Completable {
+        Completable(raw: primitiveSequence.source.flatMap { try selector($0).asObservable() })
+    }
+
+    /// Keeps the element if `predicate` holds for it; otherwise the result is empty. A thrown
+    /// error fails the result.
+    ///
+    /// - returns: The `Maybe` of the element.
+    public func filter(_ predicate: @escaping (Element) throws -> Bool) -> Maybe<Element> {
+        Maybe(raw: primitiveSequence.source.filter(predicate))
+    }
+
     /// Transforms the element with `transform`; a `nil` result gives an empty `Maybe`.
     ///
     /// - returns: The `Maybe` of the transformed element.
@@ -142,6 +166,12 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// - returns: A `Single` that does not fail.
     public func catchAndReturn(_ element: Element) -> Single<Element> {
         Single(raw: primitiveSequence.source.catchAndReturn(element))
+    }
+
+    /// RxSwift 5 name of `catchAndReturn(_:)`.
+    @available(*, deprecated, renamed: "catchAndReturn(_:)")
+    public func catchErrorJustReturn(_ element: Element) -> Single<Element> {
+        catchAndReturn(element)
     }
 
     /// Runs side effects for the result and the lifetime of each subscription (see
@@ -158,6 +188,29 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
         onDispose: (() -> Void)? = nil
     ) -> Single<Element> {
         Single(raw: primitiveSequence.source.do(onNext: onSuccess, afterNext: afterSuccess, onError: onError, afterError: afterError, onSubscribe: onSubscribe, onSubscribed: onSubscribed, onDispose: onDispose))
+    }
+
+    /// Waits for every `Single` of `collection` and combines their elements, in the
+    /// collection's order, with `resultSelector`. Fails with the first error; an empty
+    /// collection gives `resultSelector([])`.
+    ///
+    /// - returns: The `Single` of the combined result.
+    public static func zip<Collection: Swift.Collection, Result>(_ collection: Collection, resultSelector: @escaping ([Element]) throws -> Result) -> PrimitiveSequence<Trait, Result> where Collection.Element == PrimitiveSequence<Trait, Element> {
+        if collection.isEmpty {
+            return PrimitiveSequence(raw: Observable.deferred { Observable.just(try resultSelector([])) })
+        }
+        return PrimitiveSequence(raw: Observable.zip(collection.map { $0.asObservable() }, resultSelector: resultSelector))
+    }
+
+    /// Waits for every `Single` of `collection` and sends their elements in the collection's
+    /// order. Fails with the first error; an empty collection gives `[]`.
+    ///
+    /// - returns: The `Single` of the elements.
+    public static func zip<Collection: Swift.Collection>(_ collection: Collection) -> PrimitiveSequence<Trait, [Element]> where Collection.Element == PrimitiveSequence<Trait, Element> {
+        if collection.isEmpty {
+            return PrimitiveSequence(raw: Observable.just([]))
+        }
+        return PrimitiveSequence(raw: Observable.zip(collection.map { $0.asObservable() }))
     }
 
     /// The `Single` as a `Maybe`.
