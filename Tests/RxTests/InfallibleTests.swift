@@ -275,4 +275,88 @@ final class InfallibleTests: RxTestCase {
         withObject.dispose()
         watching.dispose()
     }
+
+    func testDistinctUntilChangedVariants() {
+        struct Person: Equatable { let name: String; let age: Int }
+        let people = [Person(name: "a", age: 1), Person(name: "a", age: 2), Person(name: "b", age: 2)]
+        var byKey: [Int] = []
+        _ = Infallible.from(people).distinctUntilChanged { $0.name }.subscribe(onNext: { byKey.append($0.age) })
+        var byComparer: [Int] = []
+        _ = Infallible.from(people).distinctUntilChanged { $0.age == $1.age }.subscribe(onNext: { byComparer.append($0.age) })
+        var byKeyPath: [String] = []
+        _ = Infallible.from(people).distinctUntilChanged(at: \.age).subscribe(onNext: { byKeyPath.append($0.name) })
+        var byKeyAndComparer: [String] = []
+        _ = Infallible.from(people).distinctUntilChanged({ $0.name }, comparer: { $0 == $1 }).subscribe(onNext: { byKeyAndComparer.append($0.name) })
+        XCTAssertEqual(byKey, [1, 2])
+        XCTAssertEqual(byComparer, [1, 2])
+        XCTAssertEqual(byKeyPath, ["a", "a"])
+        XCTAssertEqual(byKeyAndComparer, ["a", "b"])
+    }
+
+    func testFlatMapConcatMapAndFlatMapFirst() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createHotObservable([.next(210, 1), .next(215, 2), .completed(300)])
+        let inner = { (value: Int) in
+            scheduler.createColdObservable([.next(10, value * 10), .next(20, value * 100), .completed(20)])
+        }
+        let merged = scheduler.start { Infallible(xs.asObservable()).flatMap(inner).asObservable() }
+        XCTAssertEqual(merged.events, [.next(220, 10), .next(225, 20), .next(230, 100), .next(235, 200), .completed(300)])
+
+        let other = TestScheduler(initialClock: 0)
+        let ys = other.createHotObservable([.next(210, 1), .next(215, 2), .completed(300)])
+        let innerOther = { (value: Int) in
+            other.createColdObservable([.next(10, value * 10), .completed(20)])
+        }
+        let concatenated = other.start { Infallible(ys.asObservable()).concatMap(innerOther).asObservable() }
+        XCTAssertEqual(concatenated.events, [.next(220, 10), .next(240, 20), .completed(300)])
+
+        let third = TestScheduler(initialClock: 0)
+        let zs = third.createHotObservable([.next(210, 1), .next(215, 2), .next(240, 3), .completed(300)])
+        let innerThird = { (value: Int) in
+            third.createColdObservable([.next(10, value * 10), .completed(20)])
+        }
+        let first = third.start { Infallible(zs.asObservable()).flatMapFirst(innerThird).asObservable() }
+        XCTAssertEqual(first.events, [.next(220, 10), .next(250, 30), .completed(300)])
+    }
+
+    func testTakeAndSkipVariantsAndDo() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .next(230, 3), .next(240, 4), .completed(250)])
+        var log: [String] = []
+        let whileRes = scheduler.start {
+            Infallible(xs.asObservable())
+                .do(onNext: { log.append("n\($0)") }, onCompleted: { log.append("c") }, onDispose: { log.append("d") })
+                .take(while: { $0 < 3 }, behavior: .inclusive)
+                .asObservable()
+        }
+        XCTAssertEqual(whileRes.events, [.next(210, 1), .next(220, 2), .next(230, 3), .completed(230)])
+        XCTAssertEqual(log, ["n1", "n2", "n3", "d"])
+        XCTAssertEqual(xs.subscriptions, [Subscription(200, 230)])
+
+        let other = TestScheduler(initialClock: 0)
+        let ys = other.createHotObservable([.next(210, 1), .next(220, 2), .next(230, 3), .next(240, 4), .completed(250)])
+        let trigger = other.createHotObservable([.next(215, "go")])
+        let res = other.start {
+            Infallible(ys.asObservable())
+                .skip(until: trigger.asObservable())
+                .take(until: { $0 == 4 })
+                .take(for: .seconds(100), scheduler: other)
+                .asObservable()
+        }
+        XCTAssertEqual(res.events, [.next(220, 2), .next(230, 3), .completed(240)])
+        XCTAssertEqual(trigger.subscriptions, [Subscription(200, 215)])
+    }
+
+    func testTupleCombineLatestAndZip() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let a = scheduler.createHotObservable([.next(210, 1), .next(230, 2), .completed(240)])
+        let b = scheduler.createHotObservable([.next(220, "x"), .completed(250)])
+        let res = scheduler.start {
+            Infallible.combineLatest(Infallible(a.asObservable()), Infallible(b.asObservable())).map { "\($0)\($1)" }.asObservable()
+        }
+        XCTAssertEqual(res.events, [.next(220, "1x"), .next(230, "2x"), .completed(250)])
+        var zipped: [String] = []
+        _ = Infallible.zip(Infallible.of(1, 2), Infallible.of("a", "b")).subscribe(onNext: { zipped.append("\($0)\($1)") })
+        XCTAssertEqual(zipped, ["1a", "2b"])
+    }
 }

@@ -19,8 +19,6 @@ extension ObservableConvertibleType {
                     disposer.value.dispose()
                 }
             }
-            // Only the sequence's events touch it, and they come one at a time.
-            var ended = false
             subscription.setDisposable(asObservable().subscribe(
                 onNext: { element in
                     // The element goes to the one task iterating the stream (see above).
@@ -28,17 +26,15 @@ extension ObservableConvertibleType {
                     continuation.yield(handedOver)
                 },
                 onError: { error in
-                    ended = true
                     continuation.finish(throwing: error)
                 },
                 onCompleted: {
-                    ended = true
                     continuation.finish()
                 },
                 onDisposed: {
-                    if !ended {
-                        continuation.finish(throwing: CancellationError())
-                    }
+                    // A no-op after the sequence ended (only the first finish counts); after
+                    // an early disposal it ends the stream.
+                    continuation.finish(throwing: CancellationError())
                 }
             ))
         }
