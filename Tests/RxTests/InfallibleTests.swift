@@ -246,33 +246,26 @@ final class InfallibleTests: RxTestCase {
         XCTAssertEqual(target.log, ["n3", "c", "d"])
     }
 
-    func testBindToObserversRelaysAndWithObject() {
-        let scheduler = TestScheduler(initialClock: 0)
-        let observer = scheduler.createObserver(Int?.self)
-        let relay = BehaviorRelay(value: 0)
+    func testBindToRelays() {
+        let behavior = BehaviorRelay(value: 0)
+        let optional = BehaviorRelay<Int?>(value: nil)
         let publish = PublishRelay<Int>()
+        let replay = ReplayRelay<Int>.createUnbound()
         var published: [Int] = []
         let watching = publish.subscribe(onNext: { published.append($0) })
         let subject = PublishSubject<Int>()
         let source = subject.asInfallible(onErrorJustReturn: -1)
-        let bindings = [
-            source.bind(to: observer),
-            source.bind(to: relay),
-            source.bind(to: publish),
-        ]
-        final class Sink { var values: [Int] = [] }
-        let sink = Sink()
-        let withObject = source.bind(with: sink) { $0.values.append($1) }
-        scheduler.scheduleAt(10) { subject.onNext(1) }
-        scheduler.scheduleAt(20) { subject.onNext(2) }
-        scheduler.scheduleAt(30) { subject.onCompleted() }
-        scheduler.start()
-        XCTAssertEqual(observer.events, [.next(10, 1), .next(20, 2), .completed(30)])
-        XCTAssertEqual(relay.value, 2)
-        XCTAssertEqual(published, [1, 2])
-        XCTAssertEqual(sink.values, [1, 2])
+        let bindings = [source.bind(to: behavior), source.bind(to: optional), source.bind(to: publish), source.bind(to: replay)]
+        subject.onNext(1)
+        subject.onError(testError)
+        subject.onNext(3)
+        XCTAssertEqual(behavior.value, -1)
+        XCTAssertEqual(optional.value, -1)
+        XCTAssertEqual(published, [1, -1], "the relays get the elements; the completion after the error is dropped")
+        var replayed: [Int] = []
+        _ = replay.subscribe(onNext: { replayed.append($0) })
+        XCTAssertEqual(replayed, [1, -1])
         bindings.forEach { $0.dispose() }
-        withObject.dispose()
         watching.dispose()
     }
 

@@ -1,3 +1,6 @@
+import Rx
+
+// In RxCocoa, as in RxSwift 6: Infallible is in Rx, its bindings to observers here.
 extension InfallibleType {
     /// Sends every event of the sequence to each of `observers`.
     ///
