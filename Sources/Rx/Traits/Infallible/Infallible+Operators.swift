@@ -1,6 +1,7 @@
 // Infallible's operators: each one applies the `Observable` operator of the same name to the
-// wrapped sequence. Only operators that cannot introduce an error are offered, so closures
-// do not throw (except where an `Observable` closure's error cannot escape the result).
+// wrapped sequence. Only operators that keep the sequence from failing are offered. A few
+// closures are `throws` because RxSwift declares them so (call sites must keep compiling);
+// throwing from one would fail an `Infallible`, so they must not throw.
 
 // MARK: Creation
 
