@@ -74,4 +74,25 @@ final class URLSessionRxTests: RxCocoaTestCase {
         XCTAssertEqual(server.pathsHungUp, ["/never"], "cancelling the task closed the connection")
         XCTAssertEqual(events, 0, "a disposed request sends nothing")
     }
+
+    func testShouldLogRequestIsAskedForEachRequestInDebugBuilds() async throws {
+        final class Asked: @unchecked Sendable { // `lock` guards `paths`
+            private let lock = NSLock()
+            private var stored: [String] = []
+            func append(_ path: String) { lock.lock(); stored.append(path); lock.unlock() }
+            var paths: [String] { lock.lock(); defer { lock.unlock() }; return stored }
+        }
+        let asked = Asked()
+        URLSession.rx.shouldLogRequest = { request in
+            asked.append(request.url?.path ?? "")
+            return false
+        }
+        defer { URLSession.rx.shouldLogRequest = { _ in false } }
+        _ = try await session.rx.data(request: URLRequest(url: server.url("/user"))).asSingle().value
+        #if DEBUG
+        XCTAssertEqual(asked.paths, ["/user"])
+        #else
+        XCTAssertEqual(asked.paths, [], "release builds never log")
+        #endif
+    }
 }

@@ -40,9 +40,11 @@ extension Reactive where Base: URLSession {
     /// - returns: An observable of one `(response, data)`.
     public func response(request: URLRequest) -> Observable<(response: HTTPURLResponse, data: Data)> {
         Observable.create { observer in
+            let logged = URLRequestLogging.begin(request)
             // The session calls back on its own queue; Rx observers take events from any thread.
             let transfer = UncheckedTransfer(observer)
             let task = self.base.dataTask(with: request) { data, response, error in
+                URLRequestLogging.end(logged, response: response, error: error)
                 let observer = transfer.value
                 guard let response, let data else {
                     observer.on(.error(error ?? RxCocoaURLError.unknown))
@@ -92,5 +94,68 @@ extension Reactive where Base: URLSession {
     /// - returns: An observable of one JSON object.
     public func json(url: Foundation.URL) -> Observable<Any> {
         json(request: URLRequest(url: url))
+    }
+}
+
+extension Reactive where Base == URLSession {
+    /// Whether debug builds print a request (as a `curl` command) and its outcome.
+    ///
+    /// RxSwift's default logs every request in debug builds; here the default logs none (a
+    /// server's debug output would drown in them). Set it to `{ _ in true }` to log.
+    public static var shouldLogRequest: (URLRequest) -> Bool {
+        get { URLRequestLogging.shouldLog }
+        set { URLRequestLogging.shouldLog = newValue }
+    }
+}
+
+/// The request log of `URLSession.rx` (debug builds only).
+private enum URLRequestLogging {
+    private static let lock = NSLock()
+    /// Guarded by `lock`.
+    nonisolated(unsafe) private static var predicate: (URLRequest) -> Bool = { _ in false }
+
+    static var shouldLog: (URLRequest) -> Bool {
+        get {
+            lock.lock()
+            defer { lock.unlock() }
+            return predicate
+        }
+        set {
+            lock.lock()
+            defer { lock.unlock() }
+            predicate = newValue
+        }
+    }
+
+    /// Prints `request` if it is to be logged and returns when it started, else `nil`.
+    static func begin(_ request: URLRequest) -> Date? {
+        #if DEBUG
+        guard shouldLog(request) else { return nil }
+        var command = "curl -X \(request.httpMethod ?? "GET")"
+        for (field, value) in (request.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key < $1.key }) {
+            command += " -H \"\(field): \(value)\""
+        }
+        if let body = request.httpBody, let text = String(data: body, encoding: .utf8) {
+            command += " -d \"\(text)\""
+        }
+        command += " \"\(request.url?.absoluteString ?? "")\""
+        print(command)
+        return Date()
+        #else
+        return nil
+        #endif
+    }
+
+    /// Prints the outcome of a request `begin` logged.
+    static func end(_ started: Date?, response: URLResponse?, error: Swift.Error?) {
+        guard let started else { return }
+        let milliseconds = Int(Date().timeIntervalSince(started) * 1000)
+        if let error {
+            print("Failure (\(milliseconds)ms): \(error)")
+        } else if let response = response as? HTTPURLResponse {
+            print("Success (\(milliseconds)ms): status \(response.statusCode)")
+        } else {
+            print("Success (\(milliseconds)ms)")
+        }
     }
 }
