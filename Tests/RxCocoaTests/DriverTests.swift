@@ -188,13 +188,19 @@ final class DriverTests: RxCocoaTestCase {
             let observer = scheduler.createObserver(Int.self)
             let subscription = relay.asDriver().drive(observer)
             scheduler.scheduleAt(10) { relay.accept(2) }
+            let publish = PublishRelay<Int>()
+            let published = scheduler.createObserver(Int.self)
+            let third = publish.asDriver().drive(published)
+            scheduler.scheduleAt(20) { publish.accept(3) }
             let infallible = scheduler.createObserver(Int.self)
             let second = Infallible.just(5).asDriver().drive(infallible)
             scheduler.start()
-            XCTAssertEqual(observer.events, [.next(0, 1), .next(10, 2)])
+            XCTAssertEqual(observer.events, [.next(1, 1), .next(11, 2)], "the relay's values move to the driver's scheduler")
             XCTAssertEqual(infallible.events, [.next(1, 5), .completed(2)], "each event moved to the scheduler takes a tick")
+            XCTAssertEqual(published.events, [.next(21, 3)])
             subscription.dispose()
             second.dispose()
+            third.dispose()
         }
     }
 

@@ -44,23 +44,27 @@ final class SignalTests: RxCocoaTestCase {
         let publish = PublishRelay<Int>()
         let behavior = BehaviorRelay<Int?>(value: nil)
         let replay = ReplayRelay<Int>.create(bufferSize: 1)
-        var forwarded: [Int] = []
-        let watch = publish.subscribe(onNext: { forwarded.append($0) })
+        let scheduler = TestScheduler(initialClock: 0)
+        let forwarded = scheduler.createObserver(Int.self)
+        let watch = publish.subscribe(forwarded)
         let source = PublishRelay<Int>()
         var log: [String] = []
-        let signal = source.asSignal()
-        let disposables = [
-            signal.emit(to: publish),
-            signal.emit(to: behavior),
-            signal.emit(to: replay),
-            signal.emit(with: screen, onNext: { $0.shown.append($1) }),
-            signal.emit(onNext: { log.append("\($0)") }, onDisposed: { log.append("disposed") }),
-        ]
-        source.accept(1)
-        source.accept(2)
-        disposables.forEach { $0.dispose() }
-        source.accept(3)
-        XCTAssertEqual(forwarded, [1, 2])
+        SharingScheduler.mock(scheduler: scheduler) {
+            let signal = source.asSignal()
+            let disposables = [
+                signal.emit(to: publish),
+                signal.emit(to: behavior),
+                signal.emit(to: replay),
+                signal.emit(with: screen, onNext: { $0.shown.append($1) }),
+                signal.emit(onNext: { log.append("\($0)") }, onDisposed: { log.append("disposed") }),
+            ]
+            scheduler.scheduleAt(10) { source.accept(1) }
+            scheduler.scheduleAt(20) { source.accept(2) }
+            scheduler.scheduleAt(30) { disposables.forEach { $0.dispose() } }
+            scheduler.scheduleAt(40) { source.accept(3) }
+            scheduler.start()
+        }
+        XCTAssertEqual(forwarded.events, [.next(11, 1), .next(21, 2)], "accepted values reach the signal one tick later, on its scheduler")
         XCTAssertEqual(behavior.value, 2)
         XCTAssertEqual(screen.shown, [1, 2])
         XCTAssertEqual(log, ["1", "2", "disposed"])
@@ -76,13 +80,17 @@ final class SignalTests: RxCocoaTestCase {
         let source = PublishRelay<Int>()
         var received: [Int] = []
         var completed = false
-        let subscription = source.asSignal().withUnretained(owner!).emit(onNext: { received.append($1) }, onCompleted: { completed = true })
-        source.accept(1)
-        owner = nil
-        source.accept(2)
+        let scheduler = TestScheduler(initialClock: 0)
+        SharingScheduler.mock(scheduler: scheduler) {
+            let subscription = source.asSignal().withUnretained(owner!).emit(onNext: { received.append($1) }, onCompleted: { completed = true })
+            scheduler.scheduleAt(10) { source.accept(1) }
+            scheduler.scheduleAt(20) { owner = nil }
+            scheduler.scheduleAt(30) { source.accept(2) }
+            scheduler.start()
+            subscription.dispose()
+        }
         XCTAssertEqual(received, [1])
         XCTAssertTrue(completed)
-        subscription.dispose()
     }
 
     func testMergeOfSignals() {

@@ -78,10 +78,11 @@ final class SignUpViewModelTests: XCTestCase {
             ])
             // A tap reaches the sign-up two ticks late (signal, then driver); the second tap
             // comes while the first sign-up runs and is ignored (flatMapFirst); the third finds
-            // "carol" taken by the first. The button is off while a sign-up runs.
-            XCTAssertEqual(spinner.events, [.next(0, false), .next(402, true), .next(412, false), .next(502, true), .next(512, false)])
+            // "carol" taken by the first. The spinner's relay moves its values to the scheduler
+            // (one more tick); the button is off while the spinner shows.
+            XCTAssertEqual(spinner.events, [.next(1, false), .next(403, true), .next(413, false), .next(503, true), .next(513, false)])
             XCTAssertEqual(enabled.events, [
-                .next(212, false), .next(312, true), .next(402, false), .next(412, true), .next(502, false), .next(512, true),
+                .next(212, false), .next(312, true), .next(403, false), .next(413, true), .next(503, false), .next(513, true),
             ])
             XCTAssertEqual(signedUp.events, [.next(414, true), .next(514, false)])
         }
