@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "RxRelay", targets: ["RxRelay"]),
         .library(name: "RxTest", targets: ["RxTest"]),
         .library(name: "RxBlocking", targets: ["RxBlocking"]),
+        .library(name: "RxCocoa", targets: ["RxCocoa"]),
         .executable(name: "rxlive", targets: ["rxlive"]),
     ],
     dependencies: [
@@ -22,6 +23,7 @@ let package = Package(
         .target(name: "RxRelay", dependencies: ["Rx"]),
         .target(name: "RxTest", dependencies: ["Rx"]),
         .target(name: "RxBlocking", dependencies: ["Rx"]),
+        .target(name: "RxCocoa", dependencies: ["Rx", "RxRelay"]),
 
         // Part 2: C shims, the libuv event loop, the WebSocket codec, the HTTP server.
         .systemLibrary(name: "CLibUV", pkgConfig: "libuv", providers: [.apt(["libuv1-dev"])]),
@@ -58,6 +60,8 @@ let package = Package(
         .testTarget(name: "WebSocketTests", dependencies: ["WebSocket"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "EventLoop", "WebSocket", "NetworkTestSupport", "TLS", "COpenSSL"]),
         .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "Rx", "RxTest"]),
+        .testTarget(name: "RxCocoaTests", dependencies: ["Rx", "RxRelay", "RxCocoa", "RxTest"]),
+        .testTarget(name: "RxCompatibilityTests", dependencies: ["Rx", "RxRelay", "RxCocoa", "RxTest", "RxBlocking"]),
         .testTarget(name: "SessionsTests", dependencies: ["Sessions", "ViewModels", "Rx", "RxTest", "HTTPServer", "EventLoop"]),
         .testTarget(name: "RxCompatibilityTests", dependencies: ["Rx", "RxRelay", "RxTest", "RxBlocking"]),
     ],

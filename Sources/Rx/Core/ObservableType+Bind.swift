@@ -27,24 +27,27 @@ extension ObservableType {
         binder(self)(curriedArgument)
     }
 
+    /// Subscribes `onNext` to elements with `object`, held weakly (elements after `object` is
+    /// deallocated are ignored); errors stop debug builds (bindings must not fail).
+    ///
+    /// - returns: The subscription.
+    public func bind<Object: AnyObject>(with object: Object, onNext: @escaping (Object, Element) -> Void) -> Disposable {
+        subscribe(
+            onNext: { [weak object] element in
+                guard let object else { return }
+                onNext(object, element)
+            },
+            onError: { error in
+                rxFatalErrorInDebug("Binding error: \(error)")
+            }
+        )
+    }
+
     /// Subscribes `onNext` to elements; errors stop debug builds (bindings must not fail).
     ///
     /// - returns: The subscription.
     public func bind(onNext: @escaping (Element) -> Void) -> Disposable {
         subscribe(onNext: onNext, onError: { error in
-            rxFatalErrorInDebug("Binding error: \(error)")
-        })
-    }
-
-    /// Subscribes `onNext` to elements with `object`, held weakly; elements after `object` is
-    /// deallocated are ignored. Errors stop debug builds (bindings must not fail).
-    ///
-    /// - returns: The subscription.
-    public func bind<Object: AnyObject>(with object: Object, onNext: @escaping (Object, Element) -> Void) -> Disposable {
-        subscribe(onNext: { [weak object] element in
-            guard let object else { return }
-            onNext(object, element)
-        }, onError: { error in
             rxFatalErrorInDebug("Binding error: \(error)")
         })
     }
