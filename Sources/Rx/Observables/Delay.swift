@@ -15,16 +15,31 @@ extension ObservableType {
 private final class DelaySink<Observer: ObserverType>: Sink<Observer>, ObserverType {
     typealias Element = Observer.Element
 
+    /// What the drain does next, decided under the lock and done after releasing it.
+    private enum DrainStep {
+        case forward(Event<Element>)
+        case fail(Swift.Error)
+        case wait(TimeInterval)
+        case stop
+    }
+
     private let dueTime: RxTimeInterval
     private let scheduler: SchedulerType
-    /// Held while changing the queue and while forwarding, so the observer gets one event
-    /// at a time (recursive: the observer may feed the source again).
-    private let lock = RecursiveLock()
+    /// Guards the state below; never held while sending an event or disposing, so an error
+    /// arriving while the drain delivers an element never waits for the observer.
+    private let lock = RxLock(())
     /// Guarded by `lock`: events waiting, with the time each is due.
     private var queue: [(due: RxTime, event: Event<Element>)] = []
     private var queueHead = 0
-    /// Guarded by `lock`: a drain is scheduled.
+    /// Guarded by `lock`: a drain is scheduled or running.
     private var draining = false
+    /// Guarded by `lock`: the drain is delivering an event right now.
+    private var delivering = false
+    /// Guarded by `lock`: an error that arrived while the drain was delivering; the drain
+    /// sends it as soon as the observer returns.
+    private var pendingError: Swift.Error?
+    /// Guarded by `lock`: the error was sent (or handed to the drain); nothing follows it.
+    private var failed = false
     private let sourceSubscription = SingleAssignmentDisposable()
     private let drainSubscription = SerialDisposable()
 
@@ -41,15 +56,25 @@ private final class DelaySink<Observer: ObserverType>: Sink<Observer>, ObserverT
 
     func on(_ event: Event<Element>) {
         switch event {
-        case .error:
-            lock.performLocked {
+        case .error(let error):
+            let sendNow: Bool = lock.performLocked {
+                if failed { return false }
+                failed = true
                 queue.removeAll()
                 queueHead = 0
+                if delivering {
+                    pendingError = error
+                    return false
+                }
+                return true
+            }
+            if sendNow {
                 forwardOn(event)
                 dispose()
             }
         case .next, .completed:
             let scheduleDrain: Bool = lock.performLocked {
+                if failed { return false }
                 queue.append((due: scheduler.now.addingDispatchInterval(dueTime), event: event))
                 if draining { return false }
                 draining = true
@@ -67,32 +92,58 @@ private final class DelaySink<Observer: ObserverType>: Sink<Observer>, ObserverT
         }
     }
 
-    /// Sends the events that are due, then schedules the next drain if events are left.
+    /// Sends the events that are due one by one, outside the lock, then schedules the next
+    /// drain if events are left.
     private func drain() {
-        let wait: TimeInterval? = lock.performLocked {
-            let now = scheduler.now
-            while queueHead < queue.count && !isDisposed {
-                let (due, event) = queue[queueHead]
-                if due > now {
-                    return due.timeIntervalSince(now)
-                }
-                queueHead += 1
+        while true {
+            switch nextStep() {
+            case .forward(let event):
                 forwardOn(event)
                 if event.isStopEvent {
                     dispose()
+                    return
                 }
+            case .fail(let error):
+                forwardOn(.error(error))
+                dispose()
+                return
+            case .wait(let wait):
+                let nanoseconds = Int(min(wait * 1_000_000_000, Double(Int.max / 2)).rounded(.up))
+                drainSubscription.disposable = scheduler.scheduleRelative((), dueTime: .nanoseconds(nanoseconds)) { _ in
+                    self.drain()
+                    return Disposables.create()
+                }
+                return
+            case .stop:
+                return
+            }
+        }
+    }
+
+    private func nextStep() -> DrainStep {
+        lock.performLocked {
+            delivering = false
+            if let error = pendingError {
+                pendingError = nil
+                return .fail(error)
+            }
+            if failed || isDisposed {
+                return .stop
+            }
+            if queueHead < queue.count {
+                let (due, event) = queue[queueHead]
+                let now = scheduler.now
+                if due > now {
+                    return .wait(due.timeIntervalSince(now))
+                }
+                queueHead += 1
+                delivering = true
+                return .forward(event)
             }
             queue.removeAll(keepingCapacity: true)
             queueHead = 0
             draining = false
-            return nil
-        }
-        if let wait {
-            let nanoseconds = Int(min(wait * 1_000_000_000, Double(Int.max / 2)).rounded(.up))
-            drainSubscription.disposable = scheduler.scheduleRelative((), dueTime: .nanoseconds(nanoseconds)) { _ in
-                self.drain()
-                return Disposables.create()
-            }
+            return .stop
         }
     }
 }
