@@ -33,8 +33,8 @@ public struct TestSchedulerVirtualTimeConverter: VirtualTimeConverterType, Senda
     }
 
     /// See `VirtualTimeConverterType`.
-    public func convertToVirtualTimeInterval(_ timeInterval: RxTimeInterval) -> Int {
-        Int(timeInterval.rxSeconds / resolution + 0.5)
+    public func convertToVirtualTimeInterval(_ timeInterval: TimeInterval) -> Int {
+        Int(timeInterval / resolution + 0.5)
     }
 
     /// See `VirtualTimeConverterType`.

@@ -105,7 +105,7 @@ public class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverT
             if stopped {
                 return .terminated(replayed, stoppedError.map { .error($0) } ?? .completed)
             }
-            let gate = ReplayGate(observer.on)
+            let gate = SubscriptionGate(observer.on)
             let subscription = SubjectSubscription(handler: gate.on, owner: self)
             observers.insert(subscription)
             Resources.incrementTotal()
@@ -163,51 +163,5 @@ public class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverT
 private enum ReplayStart<Element> {
     case disposed
     case terminated([Element], Event<Element>)
-    case live([Element], ReplayGate<Element>, SubjectSubscription<Element>)
-}
-
-/// Stands between a `ReplaySubject` and an observer that is still being sent the replayed
-/// buffer: live events arriving meanwhile wait here and follow the replay in order.
-private final class ReplayGate<Element> {
-    private let observer: (Event<Element>) -> Void
-    private let lock = RxLock(())
-    /// Guarded by `lock`: the replay is still running.
-    private var replaying = true
-    /// Guarded by `lock`: live events that arrived during the replay.
-    private var held: [Event<Element>] = []
-
-    init(_ observer: @escaping (Event<Element>) -> Void) {
-        self.observer = observer
-    }
-
-    func on(_ event: Event<Element>) {
-        let passes: Bool = lock.performLocked {
-            if replaying {
-                held.append(event)
-                return false
-            }
-            return true
-        }
-        if passes {
-            observer(event)
-        }
-    }
-
-    /// Ends the replay: sends the held events, then lets live events through.
-    func open() {
-        while true {
-            let batch: [Event<Element>] = lock.performLocked {
-                let batch = held
-                held.removeAll()
-                if batch.isEmpty {
-                    replaying = false
-                }
-                return batch
-            }
-            if batch.isEmpty { return }
-            for event in batch {
-                observer(event)
-            }
-        }
-    }
+    case live([Element], SubscriptionGate<Element>, SubjectSubscription<Element>)
 }
