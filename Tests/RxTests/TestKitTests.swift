@@ -49,7 +49,29 @@ final class TestKitTests: RxTestCase {
         XCTAssertNotEqual(Recorded<Event<Int>>.error(10, testError1), .error(10, testError2))
         XCTAssertEqual(Recorded<Event<Int>>.events(.next(1, 1), .completed(2)), [.next(1, 1), .completed(2)])
         XCTAssertEqual(Subscription(1), Subscription(1, Int.max))
-        XCTAssertRecordedElements([.next(1, 5), .next(2, 6), .completed(3)], [5, 6])
+        XCTAssertRecordedElements([.next(1, 5), .next(2, 6)], [5, 6])
+    }
+
+    /// As RxSwift's: a terminal event among the recorded ones fails the assertion.
+    func testRecordedElementsRejectsTerminalEvents() {
+        capturedFailures = []
+        XCTAssertRecordedElements([.next(1, 5), .completed(3)], [5])
+        XCTAssertRecordedElements([.next(1, 5), .next(2, 6)], [5, 7])
+        let failures = capturedFailures ?? []
+        capturedFailures = nil
+        XCTAssertEqual(failures.count, 2)
+        XCTAssertTrue(failures.first?.contains("stop event") ?? false, "\(failures)")
+    }
+
+    /// Failures recorded while not `nil` are kept here instead of failing the test.
+    private var capturedFailures: [String]?
+
+    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
+        if capturedFailures != nil {
+            capturedFailures?.append(description)
+            return
+        }
+        super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
     }
 
     func testBlockingOperators() throws {
