@@ -201,13 +201,6 @@ final class SchedulerTests: RxTestCase {
         XCTAssertEqual(firedAt, 5)
     }
 
-    func testMainSchedulerDefaultHostIsASerialQueue() throws {
-        let values = try Observable.of(1, 2, 3, scheduler: MainScheduler.instance).toBlocking(timeout: 5).toArray()
-        XCTAssertEqual(values, [1, 2, 3])
-        let delayed = try Observable.just(4).delay(.milliseconds(10), scheduler: MainScheduler.asyncInstance).toBlocking(timeout: 5).first()
-        XCTAssertEqual(delayed, 4)
-    }
-
     func testScheduledItemsAreCountedUntilDone() {
         let scheduler = TestScheduler(initialClock: 0)
         let before = Resources.total
