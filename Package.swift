@@ -57,6 +57,7 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "EventLoop", "WebSocket", "NetworkTestSupport"]),
         .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "Rx", "RxTest"]),
         .testTarget(name: "SessionsTests", dependencies: ["Sessions", "ViewModels", "Rx", "RxTest", "HTTPServer", "EventLoop"]),
+        .testTarget(name: "RxCompatibilityTests", dependencies: ["Rx", "RxRelay", "RxTest", "RxBlocking"]),
     ],
     swiftLanguageModes: [.v6]
 )
