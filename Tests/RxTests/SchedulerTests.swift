@@ -201,6 +201,20 @@ final class SchedulerTests: RxTestCase {
         XCTAssertEqual(firedAt, 5)
     }
 
+    @available(*, deprecated, message: "exercises RxSwift's deprecated QOS initialisers")
+    func testDeprecatedQOSInitialisersScheduleOnTheGlobalQueues() throws {
+        let concurrent = ConcurrentDispatchQueueScheduler(globalConcurrentQueueQOS: .utility)
+        let serial = SerialDispatchQueueScheduler(globalConcurrentQueueQOS: .background, internalSerialQueueName: "qos-serial")
+        let values = try Observable.of(1, 2, 3)
+            .observe(on: concurrent)
+            .observe(on: serial)
+            .map { ($0, Thread.isMainThread) }
+            .toBlocking(timeout: 5)
+            .toArray()
+        XCTAssertEqual(values.map(\.0), [1, 2, 3])
+        XCTAssertEqual(values.map(\.1), [false, false, false])
+    }
+
     func testScheduledItemsAreCountedUntilDone() {
         let scheduler = TestScheduler(initialClock: 0)
         let before = Resources.total

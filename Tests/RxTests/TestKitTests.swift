@@ -99,6 +99,45 @@ final class TestKitTests: RxTestCase {
         }
     }
 
+    /// `single(_:)` throws `moreThanOneElement` as soon as the second match arrives and
+    /// disposes its subscription then, without waiting for the sequence to end.
+    func testBlockingSingleStopsAtTheSecondMatch() {
+        let subject = PublishSubject<Int>()
+        let box = UncheckedBox(subject)
+        let feeding = DispatchQueue(label: "single-feeder")
+        feeding.asyncAfter(deadline: .now() + 0.01) {
+            for value in 1...3 { box.value.onNext(value * 2 - 1) } // odd: no match
+            box.value.onNext(2)
+            box.value.onNext(4)
+        }
+        var thrown: Error?
+        do {
+            _ = try subject.toBlocking(timeout: 10).single { $0.isMultiple(of: 2) }
+        } catch {
+            thrown = error
+        }
+        guard case RxError.moreThanOneElement? = thrown else { return XCTFail("\(String(describing: thrown))") }
+        XCTAssertFalse(subject.hasObservers)
+
+        XCTAssertThrowsError(try Observable.of(1, 2).toBlocking().single { _ in throw testError2 }) {
+            XCTAssertEqual($0 as? TestError, testError2)
+        }
+        XCTAssertEqual(try Observable.of(1, 2, 3).toBlocking().single { $0 > 2 }, 3)
+        XCTAssertThrowsError(try Observable.of(1, 2, 3).toBlocking().single { $0 > 5 }) {
+            guard case RxError.noElements = $0 else { return XCTFail("\($0)") }
+        }
+    }
+
+    @available(*, deprecated, message: "exercises RxTest's RxSwift 4 start spellings")
+    func testDeprecatedStartSpellings() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createColdObservable([.next(5, 1), .completed(10)])
+        let first = scheduler.start(300) { xs.asObservable() }
+        XCTAssertEqual(first.events, [.next(205, 1), .completed(210)])
+        let second = scheduler.start(400, subscribed: 500, disposed: 600) { xs.asObservable() }
+        XCTAssertEqual(second.events, [.next(505, 1), .completed(510)])
+    }
+
     func testBlockingTimeout() {
         XCTAssertThrowsError(try Observable<Int>.never().toBlocking(timeout: 0.05).first()) { error in
             guard case RxError.timeout = error else { return XCTFail("expected timeout, got \(error)") }
