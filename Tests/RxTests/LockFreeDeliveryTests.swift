@@ -57,7 +57,7 @@ final class LockFreeDeliveryTests: RxTestCase {
         }
         scheduler.scheduleAt(210) { subject.onNext(1) }
         scheduler.start()
-        XCTAssertEqual(received, [.next(220, 1), .next(230, 2), .completed(230)])
+        XCTAssertEqual(received, [.next(220, 1), .next(230, 2), .completed(231)])
         subscription.dispose()
     }
 
