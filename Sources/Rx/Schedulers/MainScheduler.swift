@@ -19,7 +19,9 @@ public protocol MainSchedulerHost: SchedulerType {
 /// something must drive it (`dispatchMain()`, a run loop, `toBlocking()` on the main thread).
 /// A server installs its event loop with `setHost(_:)`: the loop thread is then the main
 /// thread. A host that is not a `MainSchedulerHost` (a `TestScheduler` in tests) has no
-/// thread: everything is handed to it and nothing runs inline.
+/// thread: everything is handed to it and nothing runs inline. With a host that follows the
+/// calling thread's loop (several loops, one per core), each loop thread is a main thread
+/// for the work scheduled from it: keep a sequence observed on `MainScheduler` on one loop.
 public final class MainScheduler: SerialDispatchQueueScheduler, @unchecked Sendable { // only immutable state; the slot locks itself
     /// The main scheduler.
     public static let instance = MainScheduler()
