@@ -115,6 +115,56 @@ final class LockFreeDeliveryTests: RxTestCase {
         subscriptions.forEach { $0.dispose() }
     }
 
+    // MARK: BehaviorSubject and AsyncSubject
+
+    /// A new observer gets the current value outside the subject's lock: another thread may
+    /// send meanwhile, and its element follows the value.
+    func testBehaviorSubjectSendsItsValueOutsideItsLock() {
+        let subject = BehaviorSubject(value: 1)
+        let box = UncheckedBox(subject)
+        let sent = DispatchSemaphore(value: 0)
+        let received = OrderRecorder()
+        var sentInTime = false
+        let subscription = subject.subscribe(onNext: { value in
+            received.append(value)
+            if value == 1 {
+                DispatchQueue.global().async {
+                    box.value.onNext(2)
+                    sent.signal()
+                }
+                sentInTime = sent.wait(timeout: .now() + 10) == .success
+            }
+        })
+        XCTAssertTrue(sentInTime, "the other thread waited for the subject's lock")
+        XCTAssertEqual(received.values, [1, 2])
+        XCTAssertEqual(try subject.value(), 2)
+        subscription.dispose()
+    }
+
+    /// An observer subscribing to a completed `AsyncSubject` may subscribe again from its
+    /// handler: the result is sent outside the subject's lock.
+    func testAsyncSubjectSendsItsResultOutsideItsLock() {
+        let subject = AsyncSubject<Int>()
+        subject.onNext(7)
+        subject.onCompleted()
+        let box = UncheckedBox(subject)
+        let answered = DispatchSemaphore(value: 0)
+        var events: [Event<Int>] = []
+        var answeredInTime = false
+        _ = subject.subscribe { event in
+            events.append(event)
+            if case .next = event {
+                DispatchQueue.global().async {
+                    _ = box.value.subscribe { _ in }
+                    answered.signal()
+                }
+                answeredInTime = answered.wait(timeout: .now() + 10) == .success
+            }
+        }
+        XCTAssertTrue(answeredInTime, "the other thread waited for the subject's lock")
+        XCTAssertEqual(events, [.next(7), .completed])
+    }
+
     // MARK: zip of a collection
 
     /// The collection `zip` disposes its sources after releasing its lock: a source whose
