@@ -167,34 +167,40 @@ final class LockFreeDeliveryTests: RxTestCase {
 
     // MARK: zip of a collection
 
-    /// The collection `zip` disposes its sources after releasing its lock: a source whose
-    /// disposal waits for another thread that sends to the zip does not deadlock.
-    func testZipCollectionDisposesSourcesOutsideItsLock() {
-        let failing = PublishSubject<Int>()
-        let feeder = ObserverSlot()
-        let sentInTime = FlagBox()
-        let waiting = Observable<Int>.create { _ in
-            Disposables.create {
-                let sent = DispatchSemaphore(value: 0)
-                DispatchQueue.global().async {
-                    feeder.observer?.onNext(7)
-                    sent.signal()
+    /// `zip` (of a collection and of three sources) disposes its sources after releasing its
+    /// lock: a source whose disposal waits for another thread that sends to the zip does
+    /// not deadlock.
+    func testZipDisposesSourcesOutsideItsLock() {
+        let makers: [(Observable<Int>, Observable<Int>, Observable<Int>) -> Observable<Int>] = [
+            { Observable.zip([$0, $1, $2]) { $0.reduce(0, +) } },
+            { Observable.zip($0, $1, $2) { $0 + $1 + $2 } },
+        ]
+        for makeZip in makers {
+            let failing = PublishSubject<Int>()
+            let feeder = ObserverSlot()
+            let sentInTime = FlagBox()
+            let waiting = Observable<Int>.create { _ in
+                Disposables.create {
+                    let sent = DispatchSemaphore(value: 0)
+                    DispatchQueue.global().async {
+                        feeder.observer?.onNext(7)
+                        sent.signal()
+                    }
+                    sentInTime.set(sent.wait(timeout: .now() + 10) == .success)
                 }
-                sentInTime.set(sent.wait(timeout: .now() + 10) == .success)
             }
+            let fed = Observable<Int>.create { observer in
+                feeder.observer = observer
+                return Disposables.create()
+            }
+            var events: [Event<Int>] = []
+            let subscription = makeZip(failing.asObservable(), waiting, fed).subscribe { events.append($0) }
+            failing.onError(testError)
+            XCTAssertTrue(sentInTime.value, "the other thread waited for the zip's lock")
+            XCTAssertEqual(events, [.error(testError)])
+            subscription.dispose()
+            feeder.observer = nil
         }
-        let fed = Observable<Int>.create { observer in
-            feeder.observer = observer
-            return Disposables.create()
-        }
-        var events: [Event<Int>] = []
-        let subscription = Observable.zip([failing.asObservable(), waiting, fed]) { $0.reduce(0, +) }
-            .subscribe { events.append($0) }
-        failing.onError(testError)
-        XCTAssertTrue(sentInTime.value, "the other thread waited for the zip's lock")
-        XCTAssertEqual(events, [.error(testError)])
-        subscription.dispose()
-        feeder.observer = nil
     }
 
     /// An observer of the collection `zip` that feeds its sources gets the new result after
