@@ -167,13 +167,15 @@ final class LockFreeDeliveryTests: RxTestCase {
 
     // MARK: zip of a collection
 
-    /// `zip` (of a collection and of three sources) disposes its sources after releasing its
-    /// lock: a source whose disposal waits for another thread that sends to the zip does
-    /// not deadlock.
-    func testZipDisposesSourcesOutsideItsLock() {
+    /// `zip` and `combineLatest` (of a collection and of three sources) dispose their
+    /// sources after releasing their lock: a source whose disposal waits for another thread
+    /// that sends to the operator does not deadlock it.
+    func testZipAndCombineLatestDisposeSourcesOutsideTheirLocks() {
         let makers: [(Observable<Int>, Observable<Int>, Observable<Int>) -> Observable<Int>] = [
             { Observable.zip([$0, $1, $2]) { $0.reduce(0, +) } },
             { Observable.zip($0, $1, $2) { $0 + $1 + $2 } },
+            { Observable.combineLatest([$0, $1, $2]) { $0.reduce(0, +) } },
+            { Observable.combineLatest($0, $1, $2) { $0 + $1 + $2 } },
         ]
         for makeZip in makers {
             let failing = PublishSubject<Int>()
@@ -196,7 +198,7 @@ final class LockFreeDeliveryTests: RxTestCase {
             var events: [Event<Int>] = []
             let subscription = makeZip(failing.asObservable(), waiting, fed).subscribe { events.append($0) }
             failing.onError(testError)
-            XCTAssertTrue(sentInTime.value, "the other thread waited for the zip's lock")
+            XCTAssertTrue(sentInTime.value, "the other thread waited for the operator's lock")
             XCTAssertEqual(events, [.error(testError)])
             subscription.dispose()
             feeder.observer = nil
