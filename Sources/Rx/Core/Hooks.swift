@@ -54,7 +54,8 @@ public enum Hooks {
 
     private static let state = Mutex(State())
     /// Read on every `subscribe(onNext:...)`: an atomic, so the common "off" costs one load.
-    private static let recordsCallStack = Atomic<Bool>(false)
+    @usableFromInline
+    static let recordsCallStack = Atomic<Bool>(false)
 
     /// Handler for errors nobody handles. Default: prints the error (and the subscription's
     /// call stack, if recorded) in debug builds, does nothing in release builds.
@@ -87,8 +88,8 @@ public enum Hooks {
 
     /// The call stack to keep for a subscription made now: captured only while
     /// `recordCallStackOnError` is on.
-    @usableFromInline
+    @inlinable
     static func subscriptionCallStack() -> [String] {
-        recordCallStackOnError ? customCaptureSubscriptionCallstack() : []
+        recordsCallStack.load(ordering: .relaxed) ? customCaptureSubscriptionCallstack() : []
     }
 }
