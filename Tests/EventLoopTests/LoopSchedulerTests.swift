@@ -6,7 +6,7 @@ import XCTest
 
 final class LoopSchedulerTests: XCTestCase {
     private var runner: LoopThread!
-    private var resourcesAtStart = 0
+    private var resourcesAtStart: Int32 = 0
 
     override func setUpWithError() throws {
         resourcesAtStart = Resources.total

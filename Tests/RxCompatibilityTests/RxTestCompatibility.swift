@@ -14,7 +14,7 @@ import XCTest
 /// counting resources, records subscription call stacks with its own capture, collects
 /// unhandled errors, and checks that every test releases what it allocated.
 class RxCompatibilityTestCase: XCTestCase {
-    private var startResourceCount = Resources.total
+    private var startResourceCount: Int32 = 0
     private var previousErrorHandler: Hooks.DefaultErrorHandler?
     private var previousCapture: Hooks.CustomCaptureSubscriptionCallstack?
     let unhandledErrors = UnhandledErrors()
