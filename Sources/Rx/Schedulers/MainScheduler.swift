@@ -29,8 +29,8 @@ public final class MainScheduler: SerialDispatchQueueScheduler, @unchecked Senda
     /// The main scheduler for work that must always be queued, never run inline.
     public static let asyncInstance: SerialDispatchQueueScheduler = MainAsyncScheduler()
 
-    /// A main scheduler. Use `instance`: every main scheduler shares the host, but each
-    /// counts its own pending work.
+    /// A main scheduler. Use `instance`: every main scheduler shares the host and its count
+    /// of pending work.
     public init() {
         super.init(serialQueue: DispatchQueue.main)
     }
