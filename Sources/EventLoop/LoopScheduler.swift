@@ -10,7 +10,7 @@ import Synchronization
 /// calling thread and sends work from other threads to `fallback`: installed as
 /// `MainScheduler`'s host, it lets several loops (one per core) each keep their sessions'
 /// work at home.
-public struct LoopScheduler: SchedulerType, Sendable {
+public struct LoopScheduler: MainSchedulerHost, Sendable {
     private let loop: EventLoop?
     private let fallback: EventLoop
 
@@ -32,6 +32,13 @@ public struct LoopScheduler: SchedulerType, Sendable {
 
     /// The loop that work scheduled now from this thread goes to.
     public var targetLoop: EventLoop { loop ?? EventLoop.current ?? fallback }
+
+    /// `true` on the thread of the loop work goes to from here: as `MainScheduler`'s host,
+    /// this is the main thread, where `MainScheduler.instance` runs work inline.
+    public var isOnHostThread: Bool {
+        if let loop { return loop.inEventLoop }
+        return EventLoop.current != nil
+    }
 
     /// Wall-clock time, as RxSwift's schedulers report it.
     public var now: RxTime { Date() }

@@ -16,9 +16,9 @@ public struct Subscription: Equatable, Hashable, CustomDebugStringConvertible, S
         self.unsubscribe = unsubscribe
     }
 
-    /// `(subscribe: …, unsubscribe: …)`.
+    /// `(subscribe : unsubscribe)`, with `Infinity` while still subscribed (RxSwift's form).
     public var debugDescription: String {
         let end = unsubscribe == Int.max ? "Infinity" : String(unsubscribe)
-        return "(\(subscribe): \(end))"
+        return "(\(subscribe) : \(end))"
     }
 }

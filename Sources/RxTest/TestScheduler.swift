@@ -33,8 +33,8 @@ public struct TestSchedulerVirtualTimeConverter: VirtualTimeConverterType, Senda
     }
 
     /// See `VirtualTimeConverterType`.
-    public func convertToVirtualTimeInterval(_ timeInterval: RxTimeInterval) -> Int {
-        Int(timeInterval.rxSeconds / resolution + 0.5)
+    public func convertToVirtualTimeInterval(_ timeInterval: TimeInterval) -> Int {
+        Int(timeInterval / resolution + 0.5)
     }
 
     /// See `VirtualTimeConverterType`.
@@ -54,7 +54,7 @@ public struct TestSchedulerVirtualTimeConverter: VirtualTimeConverterType, Senda
 /// observers, and `start` to run a subscription between set times.
 open class TestScheduler: VirtualTimeScheduler<TestSchedulerVirtualTimeConverter> {
     /// The default times of `start`.
-    public enum Defaults {
+    public struct Defaults {
         /// The observable is created at 100.
         public static let created = 100
         /// It is subscribed at 200.
@@ -100,15 +100,23 @@ open class TestScheduler: VirtualTimeScheduler<TestSchedulerVirtualTimeConverter
         }
     }
 
-    /// Creates the observable at `created`, subscribes to it at `subscribed`, disposes the
+    /// Creates the sequence at `created`, subscribes to it at `subscribed`, disposes the
     /// subscription at `disposed`, runs the scheduler, and returns the recorded events.
-    public func start<Element>(created: TestTime, subscribed: TestTime, disposed: TestTime, create: @escaping () -> Observable<Element>) -> TestableObserver<Element> {
+    /// Takes any `ObservableConvertibleType`: an `Observable` or a trait (`Single`, `Maybe`,
+    /// `Completable`, ...).
+    ///
+    /// - parameter created: When `create` runs.
+    /// - parameter subscribed: When the sequence is subscribed to.
+    /// - parameter disposed: When the subscription is disposed.
+    /// - parameter create: Makes the sequence under test.
+    /// - returns: The observer that recorded the events.
+    public func start<Element, OutputSequence: ObservableConvertibleType>(created: TestTime, subscribed: TestTime, disposed: TestTime, create: @escaping () -> OutputSequence) -> TestableObserver<Element> where OutputSequence.Element == Element {
         var source: Observable<Element>?
         var subscription: Disposable?
         let observer = createObserver(Element.self)
 
         _ = scheduleAbsoluteVirtual((), time: created) { _ in
-            source = create()
+            source = create().asObservable()
             return Disposables.create()
         }
         _ = scheduleAbsoluteVirtual((), time: subscribed) { _ in
@@ -126,12 +134,26 @@ open class TestScheduler: VirtualTimeScheduler<TestSchedulerVirtualTimeConverter
     }
 
     /// `start(created: 100, subscribed: 200, disposed: disposed, create: create)`.
-    public func start<Element>(disposed: TestTime, create: @escaping () -> Observable<Element>) -> TestableObserver<Element> {
+    public func start<Element, OutputSequence: ObservableConvertibleType>(disposed: TestTime, create: @escaping () -> OutputSequence) -> TestableObserver<Element> where OutputSequence.Element == Element {
         start(created: Defaults.created, subscribed: Defaults.subscribed, disposed: disposed, create: create)
     }
 
     /// `start(created: 100, subscribed: 200, disposed: 1000, create: create)`.
-    public func start<Element>(_ create: @escaping () -> Observable<Element>) -> TestableObserver<Element> {
+    public func start<Element, OutputSequence: ObservableConvertibleType>(_ create: @escaping () -> OutputSequence) -> TestableObserver<Element> where OutputSequence.Element == Element {
         start(created: Defaults.created, subscribed: Defaults.subscribed, disposed: Defaults.disposed, create: create)
+    }
+}
+
+extension TestScheduler {
+    /// The RxSwift 4 spelling of `start(disposed:create:)`.
+    @available(*, deprecated, renamed: "start(disposed:create:)")
+    public func start<Element>(_ disposed: TestTime, create: @escaping () -> Observable<Element>) -> TestableObserver<Element> {
+        start(created: Defaults.created, subscribed: Defaults.subscribed, disposed: disposed, create: create)
+    }
+
+    /// The RxSwift 4 spelling of `start(created:subscribed:disposed:create:)`.
+    @available(*, deprecated, renamed: "start(created:subscribed:disposed:create:)")
+    public func start<Element>(_ created: TestTime, subscribed: TestTime, disposed: TestTime, create: @escaping () -> Observable<Element>) -> TestableObserver<Element> {
+        start(created: created, subscribed: subscribed, disposed: disposed, create: create)
     }
 }

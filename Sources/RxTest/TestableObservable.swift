@@ -6,8 +6,9 @@ public class TestableObservable<Element>: ObservableType {
     public let testScheduler: TestScheduler
     /// The subscriptions, with their times.
     public internal(set) var subscriptions: [Subscription] = []
-    /// The events this observable sends.
-    public let recordedEvents: [Recorded<Event<Element>>]
+    /// The events this observable sends (times: absolute for hot, relative to the
+    /// subscription for cold observables).
+    public internal(set) var recordedEvents: [Recorded<Event<Element>>]
 
     init(testScheduler: TestScheduler, recordedEvents: [Recorded<Event<Element>>]) {
         self.testScheduler = testScheduler

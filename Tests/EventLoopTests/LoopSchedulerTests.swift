@@ -6,7 +6,7 @@ import XCTest
 
 final class LoopSchedulerTests: XCTestCase {
     private var runner: LoopThread!
-    private var resourcesAtStart = 0
+    private var resourcesAtStart: Int32 = 0
 
     override func setUpWithError() throws {
         resourcesAtStart = Resources.total
@@ -103,6 +103,41 @@ final class LoopSchedulerTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(start), 0.055)
         XCTAssertTrue(onLoop.withLock { $0 })
         subscription.dispose()
+    }
+
+    /// Hosted on a loop, `MainScheduler.instance` treats the loop thread as the main thread:
+    /// inline there when nothing of it is pending, queued on the loop from other threads and
+    /// for re-entrant calls; `asyncInstance` always queues.
+    func testMainSchedulerHostedOnTheLoopRunsInlineOnTheLoopThread() throws {
+        let loop = runner.loop
+        MainScheduler.setHost(LoopScheduler.followingCurrentLoop(fallback: loop))
+        let order = Locked<[String]>([])
+        try runner.sync {
+            _ = MainScheduler.instance.schedule(()) { _ in
+                order.withLock { $0.append("inline") }
+                _ = MainScheduler.instance.schedule(()) { _ in
+                    order.withLock { $0.append(loop.inEventLoop ? "nested on loop" : "nested elsewhere") }
+                    return Disposables.create()
+                }
+                return Disposables.create()
+            }
+            _ = MainScheduler.asyncInstance.schedule(()) { _ in
+                order.withLock { $0.append(loop.inEventLoop ? "async on loop" : "async elsewhere") }
+                return Disposables.create()
+            }
+            order.withLock { $0.append("returned") }
+        }
+        XCTAssertTrue(eventually { order.withLock { $0.count } == 4 })
+        XCTAssertEqual(order.withLock { $0 }, ["inline", "returned", "nested on loop", "async on loop"])
+
+        let fromOutside = Locked<Bool?>(nil)
+        let disposable = MainScheduler.instance.schedule(()) { _ in
+            fromOutside.withLock { $0 = loop.inEventLoop }
+            return Disposables.create()
+        }
+        XCTAssertTrue(eventually { fromOutside.withLock { $0 } == true }, "from the test thread: queued on the loop")
+        disposable.dispose()
+        try runner.sync { MainScheduler.ensureRunningOnMainThread() }
     }
 
     func testFollowingCurrentLoopKeepsWorkOnTheCallingLoop() throws {

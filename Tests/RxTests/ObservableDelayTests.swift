@@ -30,6 +30,23 @@ final class ObservableDelayTests: RxTestCase {
         XCTAssertEqual(res.events, [.next(220, 1), .next(221, 2), .next(225, 3), .completed(226)])
     }
 
+    /// RxSwift's drain rule: each drain sends one event and schedules the next for when it
+    /// is due; an event already due (same arrival time) goes in the next drain, one tick later.
+    func testDelaySendsOneEventPerDrain() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let res = scheduler.start { Observable.of(1, 2, 3).delay(.seconds(5), scheduler: scheduler) }
+        XCTAssertEqual(res.events, [.next(205, 1), .next(206, 2), .next(207, 3), .completed(208)])
+    }
+
+    /// An error while elements wait is sent at once and drops them.
+    func testDelayErrorDropsWaitingElements() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createHotObservable([.next(210, 1), .next(215, 2), .error(220, testError)])
+        let res = scheduler.start { xs.delay(.seconds(20), scheduler: scheduler) }
+        XCTAssertEqual(res.events, [.error(220, testError)])
+        XCTAssertEqual(xs.subscriptions, [Subscription(200, 220)])
+    }
+
     func testDelayDoesNotDelayErrors() {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createHotObservable([.next(210, 1), .next(250, 2), .error(260, testError)])

@@ -24,7 +24,9 @@ final class ObservableMulticastTests: RxTestCase {
         scheduler.scheduleAt(800) { connection!.dispose() }
         scheduler.scheduleAt(1000) { subscription!.dispose() }
         scheduler.start()
-        XCTAssertEqual(observer.events, [.next(340, 8), .next(360, 5), .next(370, 6), .next(390, 7), .next(520, 11)])
+        // Each connection after a disconnect multicasts through a new subject (RxSwift's
+        // `multicast(makeSubject:)`): the observer subscribed at 200 only hears the first one.
+        XCTAssertEqual(observer.events, [.next(340, 8), .next(360, 5), .next(370, 6), .next(390, 7)])
         XCTAssertEqual(xs.subscriptions, [Subscription(300, 400), Subscription(500, 550), Subscription(650, 800)])
     }
 
@@ -52,15 +54,49 @@ final class ObservableMulticastTests: RxTestCase {
         let early = scheduler.createObserver(Int.self)
         let late = scheduler.createObserver(Int.self)
         let lateAll = scheduler.createObserver(Int.self)
+        let afterEnd = scheduler.createObserver(Int.self)
         var disposables: [Disposable] = []
         scheduler.scheduleAt(200) { disposables += [lastTwo.connect(), all.connect()] }
         scheduler.scheduleAt(235) { disposables.append(lastTwo.subscribe(early)) }
-        scheduler.scheduleAt(400) { disposables += [lastTwo.subscribe(late), all.subscribe(lateAll)] }
+        scheduler.scheduleAt(250) { disposables += [lastTwo.subscribe(late), all.subscribe(lateAll)] }
+        // The completed connection dropped its subject: a subscriber after it waits for the next.
+        scheduler.scheduleAt(400) { disposables.append(all.subscribe(afterEnd)) }
         scheduler.start()
         XCTAssertEqual(early.events, [.next(235, 2), .next(235, 3), .next(240, 4), .completed(300)])
-        XCTAssertEqual(late.events, [.next(400, 3), .next(400, 4), .completed(400)])
-        XCTAssertEqual(lateAll.events, [.next(400, 1), .next(400, 2), .next(400, 3), .next(400, 4), .completed(400)])
+        XCTAssertEqual(late.events, [.next(250, 3), .next(250, 4), .completed(300)])
+        XCTAssertEqual(lateAll.events, [.next(250, 1), .next(250, 2), .next(250, 3), .next(250, 4), .completed(300)])
+        XCTAssertEqual(afterEnd.events, [])
         disposables.forEach { $0.dispose() }
+    }
+
+    /// `replay` and `replayAll` reconnected after a disconnect multicast through a fresh
+    /// subject: nothing of the first connection is replayed, and its observers hear no more.
+    func testReplayReconnectedAfterDisconnectUsesAFreshSubject() {
+        let makers: [(Observable<Int>) -> ConnectableObservable<Int>] = [{ $0.replay(1) }, { $0.replayAll() }]
+        for makeReplayed in makers {
+            let scheduler = TestScheduler(initialClock: 0)
+            let xs = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .next(320, 3), .next(330, 4), .completed(500)])
+            let replayed = makeReplayed(xs.asObservable())
+            let first = scheduler.createObserver(Int.self)
+            let second = scheduler.createObserver(Int.self)
+            var connection: Disposable?
+            var subscriptions: [Disposable] = []
+            scheduler.scheduleAt(200) {
+                subscriptions.append(replayed.subscribe(first))
+                connection = replayed.connect()
+            }
+            scheduler.scheduleAt(250) { connection?.dispose() }
+            scheduler.scheduleAt(300) {
+                subscriptions.append(replayed.subscribe(second))
+                connection = replayed.connect()
+            }
+            scheduler.scheduleAt(400) { connection?.dispose() }
+            scheduler.start()
+            XCTAssertEqual(first.events, [.next(210, 1), .next(220, 2)])
+            XCTAssertEqual(second.events, [.next(320, 3), .next(330, 4)])
+            XCTAssertEqual(xs.subscriptions, [Subscription(200, 250), Subscription(300, 400)])
+            subscriptions.forEach { $0.dispose() }
+        }
     }
 
     func testMulticastSubjectFactoryMakesNewSubjectPerConnection() {

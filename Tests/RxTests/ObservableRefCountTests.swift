@@ -24,15 +24,16 @@ final class ObservableRefCountTests: RxTestCase {
         subscriptions.values.forEach { $0.dispose() }
     }
 
-    func testRefCountAfterTerminatedSubjectDoesNotReconnect() {
+    func testRefCountAfterTerminationReconnectsThroughAFreshSubject() {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createColdObservable([.next(10, 1), .completed(20)])
         let shared = xs.publish().refCount()
         let res = scheduler.start { shared }
         XCTAssertEqual(res.events, [.next(210, 1), .completed(220)])
         let late = scheduler.start(created: 1100, subscribed: 1200, disposed: 2000) { shared }
-        XCTAssertEqual(late.events, [.completed(1200)])
-        XCTAssertEqual(xs.subscriptions, [Subscription(200, 220)])
+        // The terminated connection dropped its subject: a late subscriber connects again.
+        XCTAssertEqual(late.events, [.next(1210, 1), .completed(1220)])
+        XCTAssertEqual(xs.subscriptions, [Subscription(200, 220), Subscription(1200, 1220)])
     }
 
     func testRefCountErrorAndDisposalMidStream() {

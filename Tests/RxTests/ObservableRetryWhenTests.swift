@@ -27,7 +27,10 @@ final class ObservableRetryWhenTests: RxTestCase {
         let limited = scheduler.start {
             xs.retry(when: { (errors: Observable<Error>) in errors.take(2) })
         }
-        XCTAssertEqual(limited.events, [.next(210, 1), .next(230, 1), .completed(240)])
+        // RxSwift's rule: the second error's answer (`next`, then take's completion) resubscribes
+        // at 240; the completion is seen only when the third subscription fails.
+        XCTAssertEqual(limited.events, [.next(210, 1), .next(230, 1), .next(250, 1), .completed(260)])
+        XCTAssertEqual(xs.subscriptions, [Subscription(200, 220), Subscription(220, 240), Subscription(240, 260)])
 
         let failing = scheduler.start(created: 1100, subscribed: 1200, disposed: 2000) {
             xs.retry(when: { (errors: Observable<Error>) in
@@ -73,7 +76,8 @@ final class ObservableRetryWhenTests: RxTestCase {
         var completed = false
         let subscription = failing.retry(when: { (errors: Observable<Error>) in errors.take(50_000) })
             .subscribe(onCompleted: { completed = true })
-        XCTAssertEqual(attempts, 50_000)
+        // The 50,000th error resubscribes; the 50,001st failure finds the trigger completed.
+        XCTAssertEqual(attempts, 50_001)
         XCTAssertTrue(completed)
         subscription.dispose()
     }
@@ -96,14 +100,15 @@ final class ObservableRetryWhenTests: RxTestCase {
         XCTAssertEqual(subjects.count, 2)
         subscription.dispose()
 
+        // A trigger that completes at once is only seen by the first error (RxSwift's rule).
         var subscribed = 0
         var events: [Event<Int>] = []
         let immediate = Observable<Int>.deferred {
             subscribed += 1
             return .never()
         }.retry(when: { (_: Observable<Error>) in Observable<Int>.empty() }).subscribe { events.append($0) }
-        XCTAssertEqual(events, [.completed])
-        XCTAssertEqual(subscribed, 0)
+        XCTAssertEqual(events, [])
+        XCTAssertEqual(subscribed, 1)
         immediate.dispose()
     }
 
@@ -120,6 +125,51 @@ final class ObservableRetryWhenTests: RxTestCase {
             .toArray()
         XCTAssertEqual(values, [3])
         XCTAssertEqual(attempts.count, 3)
+    }
+}
+
+extension ObservableRetryWhenTests {
+    /// A trigger that completes before any error ends the result at the next error, not at
+    /// its own completion (RxSwift completes at 250 here, not at 210).
+    func testRetryWhenTriggerCompletedEarlierEndsAtTheNextError() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createColdObservable([.next(20, 1), .error(50, testError)])
+        let trigger = scheduler.createHotObservable([.completed(210, Int.self)])
+        let res = scheduler.start { xs.retry(when: { (_: Observable<Error>) in trigger }) }
+        XCTAssertEqual(res.events, [.next(220, 1), .completed(250)])
+        XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
+        XCTAssertEqual(trigger.subscriptions, [Subscription(200, 210)])
+    }
+
+    /// A trigger that failed before any error fails the result at the next error.
+    func testRetryWhenTriggerFailedEarlierFailsAtTheNextError() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createColdObservable([.next(20, 1), .error(50, testError)])
+        let trigger = scheduler.createHotObservable([.error(230, testError2, Int.self)])
+        let res = scheduler.start { xs.retry(when: { (_: Observable<Error>) in trigger }) }
+        XCTAssertEqual(res.events, [.next(220, 1), .error(250, testError2)])
+        XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
+    }
+
+    /// Elements the trigger sends while no error waits for an answer are ignored; one sent
+    /// after an error resubscribes.
+    func testRetryWhenTriggerElementsWithoutAnErrorAreIgnored() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createColdObservable([.next(20, 1), .error(50, testError)])
+        let trigger = scheduler.createHotObservable([.next(210, 0), .next(240, 0), .next(270, 0), .completed(400)])
+        let res = scheduler.start { xs.retry(when: { (_: Observable<Error>) in trigger }) }
+        XCTAssertEqual(res.events, [.next(220, 1), .next(290, 1), .completed(400)])
+        XCTAssertEqual(xs.subscriptions, [Subscription(200, 250), Subscription(270, 320)])
+    }
+
+    /// A trigger that never answers leaves the result waiting after the error, with the
+    /// failed subscription disposed at once.
+    func testRetryWhenTriggerThatNeverAnswersWaits() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createColdObservable([.next(20, 1), .error(50, testError)])
+        let res = scheduler.start(disposed: 500) { xs.retry(when: { (_: Observable<Error>) in Observable<Int>.never() }) }
+        XCTAssertEqual(res.events, [.next(220, 1)])
+        XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
     }
 }
 

@@ -18,14 +18,13 @@ final class ObservableSubscribeOnTests: RxTestCase {
         let xs = scheduler.createHotObservable([.next(210, 2), .completed(250)])
         let res = scheduler.start { xs.subscribe(on: scheduler) }
         XCTAssertEqual(res.events, [.next(210, 2), .completed(250)])
-        // The test observable's wrapper ends its subscription on the terminal event itself;
-        // only disposal from outside goes through the scheduler.
-        XCTAssertEqual(xs.subscriptions, [Subscription(201, 250)])
+        // The source's subscription is disposed on the scheduler: one tick after the event.
+        XCTAssertEqual(xs.subscriptions, [Subscription(201, 251)])
 
         let ys: TestableObservable<Int> = scheduler.createHotObservable([.error(1250, testError)])
         let res2 = scheduler.start(created: 1100, subscribed: 1200, disposed: 2000) { ys.subscribe(on: scheduler) }
         XCTAssertEqual(res2.events, [.error(1250, testError)])
-        XCTAssertEqual(ys.subscriptions, [Subscription(1201, 1250)])
+        XCTAssertEqual(ys.subscriptions, [Subscription(1201, 1251)])
     }
 
     func testSubscribeOnDisposedBeforeSubscribingNeverSubscribes() {

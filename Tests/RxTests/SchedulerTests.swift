@@ -201,11 +201,18 @@ final class SchedulerTests: RxTestCase {
         XCTAssertEqual(firedAt, 5)
     }
 
-    func testMainSchedulerDefaultHostIsASerialQueue() throws {
-        let values = try Observable.of(1, 2, 3, scheduler: MainScheduler.instance).toBlocking(timeout: 5).toArray()
-        XCTAssertEqual(values, [1, 2, 3])
-        let delayed = try Observable.just(4).delay(.milliseconds(10), scheduler: MainScheduler.asyncInstance).toBlocking(timeout: 5).first()
-        XCTAssertEqual(delayed, 4)
+    @available(*, deprecated, message: "exercises RxSwift's deprecated QOS initialisers")
+    func testDeprecatedQOSInitialisersScheduleOnTheGlobalQueues() throws {
+        let concurrent = ConcurrentDispatchQueueScheduler(globalConcurrentQueueQOS: .utility)
+        let serial = SerialDispatchQueueScheduler(globalConcurrentQueueQOS: .background, internalSerialQueueName: "qos-serial")
+        let values = try Observable.of(1, 2, 3)
+            .observe(on: concurrent)
+            .observe(on: serial)
+            .map { ($0, Thread.isMainThread) }
+            .toBlocking(timeout: 5)
+            .toArray()
+        XCTAssertEqual(values.map(\.0), [1, 2, 3])
+        XCTAssertEqual(values.map(\.1), [false, false, false])
     }
 
     func testScheduledItemsAreCountedUntilDone() {

@@ -49,7 +49,29 @@ final class TestKitTests: RxTestCase {
         XCTAssertNotEqual(Recorded<Event<Int>>.error(10, testError1), .error(10, testError2))
         XCTAssertEqual(Recorded<Event<Int>>.events(.next(1, 1), .completed(2)), [.next(1, 1), .completed(2)])
         XCTAssertEqual(Subscription(1), Subscription(1, Int.max))
-        XCTAssertRecordedElements([.next(1, 5), .next(2, 6), .completed(3)], [5, 6])
+        XCTAssertRecordedElements([.next(1, 5), .next(2, 6)], [5, 6])
+    }
+
+    /// As RxSwift's: a terminal event among the recorded ones fails the assertion.
+    func testRecordedElementsRejectsTerminalEvents() {
+        capturedFailures = []
+        XCTAssertRecordedElements([.next(1, 5), .completed(3)], [5])
+        XCTAssertRecordedElements([.next(1, 5), .next(2, 6)], [5, 7])
+        let failures = capturedFailures ?? []
+        capturedFailures = nil
+        XCTAssertEqual(failures.count, 2)
+        XCTAssertTrue(failures.first?.contains("stop event") ?? false, "\(failures)")
+    }
+
+    /// Failures recorded while not `nil` are kept here instead of failing the test.
+    private var capturedFailures: [String]?
+
+    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
+        if capturedFailures != nil {
+            capturedFailures?.append(description)
+            return
+        }
+        super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
     }
 
     func testBlockingOperators() throws {
@@ -75,6 +97,45 @@ final class TestKitTests: RxTestCase {
         case .completed:
             XCTFail("expected failure")
         }
+    }
+
+    /// `single(_:)` throws `moreThanOneElement` as soon as the second match arrives and
+    /// disposes its subscription then, without waiting for the sequence to end.
+    func testBlockingSingleStopsAtTheSecondMatch() {
+        let subject = PublishSubject<Int>()
+        let box = UncheckedBox(subject)
+        let feeding = DispatchQueue(label: "single-feeder")
+        feeding.asyncAfter(deadline: .now() + 0.01) {
+            for value in 1...3 { box.value.onNext(value * 2 - 1) } // odd: no match
+            box.value.onNext(2)
+            box.value.onNext(4)
+        }
+        var thrown: Error?
+        do {
+            _ = try subject.toBlocking(timeout: 10).single { $0.isMultiple(of: 2) }
+        } catch {
+            thrown = error
+        }
+        guard case RxError.moreThanOneElement? = thrown else { return XCTFail("\(String(describing: thrown))") }
+        XCTAssertFalse(subject.hasObservers)
+
+        XCTAssertThrowsError(try Observable.of(1, 2).toBlocking().single { _ in throw testError2 }) {
+            XCTAssertEqual($0 as? TestError, testError2)
+        }
+        XCTAssertEqual(try Observable.of(1, 2, 3).toBlocking().single { $0 > 2 }, 3)
+        XCTAssertThrowsError(try Observable.of(1, 2, 3).toBlocking().single { $0 > 5 }) {
+            guard case RxError.noElements = $0 else { return XCTFail("\($0)") }
+        }
+    }
+
+    @available(*, deprecated, message: "exercises RxTest's RxSwift 4 start spellings")
+    func testDeprecatedStartSpellings() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createColdObservable([.next(5, 1), .completed(10)])
+        let first = scheduler.start(300) { xs.asObservable() }
+        XCTAssertEqual(first.events, [.next(205, 1), .completed(210)])
+        let second = scheduler.start(400, subscribed: 500, disposed: 600) { xs.asObservable() }
+        XCTAssertEqual(second.events, [.next(505, 1), .completed(510)])
     }
 
     func testBlockingTimeout() {

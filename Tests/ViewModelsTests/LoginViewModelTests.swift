@@ -126,8 +126,8 @@ final class LoginViewModelTests: XCTestCase {
 
     func testResourcesReturnToStartAfterDisposalMidLogin() {
         let start = Resources.total
-        var whilePending = 0
-        var afterDisposal = 0
+        var whilePending: Int32 = 0
+        var afterDisposal: Int32 = 0
         do {
             let scheduler = makeScheduler()
             scheduler.scheduleAt(500) { whilePending = Resources.total }

@@ -13,11 +13,15 @@ final class SubscribeObserver<Element> {
     let onCompleted: (() -> Void)?
     @usableFromInline
     let disposable: Disposable
+    /// The subscription's call stack for `Hooks.defaultErrorHandler` (empty unless recorded).
+    @usableFromInline
+    let callStack: [String]
     @usableFromInline
     let isStopped = Atomic<Bool>(false)
 
     @inlinable
     init(onNext: ((Element) -> Void)?, onError: ((Swift.Error) -> Void)?, onCompleted: (() -> Void)?, disposable: Disposable) {
+        self.callStack = Hooks.subscriptionCallStack()
         self.onNext = onNext
         self.onError = onError
         self.onCompleted = onCompleted
@@ -37,7 +41,7 @@ final class SubscribeObserver<Element> {
                 if let onError {
                     onError(error)
                 } else {
-                    Hooks.defaultErrorHandler(error)
+                    Hooks.defaultErrorHandler(callStack, error)
                 }
                 disposable.dispose()
             }

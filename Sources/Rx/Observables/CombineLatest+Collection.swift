@@ -25,14 +25,17 @@ private final class CombineLatestCollectionTypeSink<SourceElement, Observer: Obs
     typealias Parent = CombineLatestCollectionType<SourceElement, Result>
 
     private let parent: Parent
-    /// Held while handling any source's event, so the observer gets one event at a time.
+    /// Held while handling any source's event, so the observer gets one event at a time
+    /// (recursive: the observer may feed a source); never held while disposing a source.
     private let lock = RecursiveLock()
     /// Guarded by `lock`, as is everything below.
     private var numberOfValues = 0
     private var values: [SourceElement?]
     private var isDone: [Bool]
     private var numberOfDone = 0
-    private var subscriptions: [SingleAssignmentDisposable]
+    /// The terminal event was sent; later source events are ignored.
+    private var finished = false
+    private let subscriptions: [SingleAssignmentDisposable]
 
     init(parent: Parent, observer: Observer, cancel: Cancelable) {
         self.parent = parent
@@ -44,7 +47,9 @@ private final class CombineLatestCollectionTypeSink<SourceElement, Observer: Obs
     }
 
     private func on(_ event: Event<SourceElement>, atIndex index: Int) {
-        lock.performLocked {
+        var releasesSource = false
+        let ended: Bool = lock.performLocked {
+            if finished { return false }
             switch event {
             case .next(let element):
                 if values[index] == nil {
@@ -57,36 +62,43 @@ private final class CombineLatestCollectionTypeSink<SourceElement, Observer: Obs
                         allOthersDone = false
                         break
                     }
-                    if allOthersDone {
-                        forwardOn(.completed)
-                        dispose()
-                    }
-                    return
+                    return allOthersDone ? finish(.completed) : false
                 }
                 do {
                     let result = try parent.resultSelector(values.map { $0! })
                     forwardOn(.next(result))
+                    return false
                 } catch {
-                    forwardOn(.error(error))
-                    dispose()
+                    return finish(.error(error))
                 }
             case .error(let error):
-                forwardOn(.error(error))
-                dispose()
+                return finish(.error(error))
             case .completed:
                 if isDone[index] {
-                    return
+                    return false
                 }
                 isDone[index] = true
                 numberOfDone += 1
                 if numberOfDone == parent.sources.count {
-                    forwardOn(.completed)
-                    dispose()
-                } else {
-                    subscriptions[index].dispose()
+                    return finish(.completed)
                 }
+                releasesSource = true
+                return false
             }
         }
+        // Sources are disposed after the lock is released.
+        if ended {
+            dispose()
+        } else if releasesSource {
+            subscriptions[index].dispose()
+        }
+    }
+
+    /// Sends the terminal `event` (called holding `lock`); the caller disposes after it.
+    private func finish(_ event: Event<Result>) -> Bool {
+        finished = true
+        forwardOn(event)
+        return true
     }
 
     func run() -> Disposable {

@@ -35,7 +35,8 @@ extension ObservableType where Element == Any {
     }
 }
 
-/// Holds the latest element of each of 2 sources; all events are handled under `lock`.
+/// Holds the latest element of each of 2 sources; all events are handled under `lock`,
+/// and sources are disposed after it is released.
 @usableFromInline
 final class CombineLatestSink2<E1, E2, Observer: ObserverType>: Sink<Observer> {
     @usableFromInline
@@ -61,6 +62,9 @@ final class CombineLatestSink2<E1, E2, Observer: ObserverType>: Sink<Observer> {
     /// Bit `i`: source `i` completed.
     @usableFromInline
     @exclusivity(unchecked) var done = 0
+    /// The terminal event was sent; later source events are ignored.
+    @usableFromInline
+    @exclusivity(unchecked) var finished = false
 
     @usableFromInline
     static var all: Int { (1 << 2) - 1 }
@@ -81,68 +85,87 @@ final class CombineLatestSink2<E1, E2, Observer: ObserverType>: Sink<Observer> {
 
     @inlinable
     func on1(_ event: Event<E1>) {
-        lock.performLocked {
+        let ended: Bool = lock.performLocked {
+            if finished { return false }
             switch event {
             case .next(let element):
                 latest1 = element
-                next(0)
+                return next(0)
             case .error(let error):
-                forwardOn(.error(error))
-                dispose()
+                return finish(.error(error))
             case .completed:
-                subscription1.dispose()
-                completed(0)
+                return completed(0)
             }
+        }
+        // Sources are disposed after the lock is released.
+        if ended {
+            dispose()
+        } else if event.isStopEvent {
+            subscription1.dispose()
         }
     }
 
     @inlinable
     func on2(_ event: Event<E2>) {
-        lock.performLocked {
+        let ended: Bool = lock.performLocked {
+            if finished { return false }
             switch event {
             case .next(let element):
                 latest2 = element
-                next(1)
+                return next(1)
             case .error(let error):
-                forwardOn(.error(error))
-                dispose()
+                return finish(.error(error))
             case .completed:
-                subscription2.dispose()
-                completed(1)
+                return completed(1)
             }
+        }
+        // Sources are disposed after the lock is released.
+        if ended {
+            dispose()
+        } else if event.isStopEvent {
+            subscription2.dispose()
         }
     }
 
-    /// Source `index` sent an element (called holding `lock`).
+    /// Source `index` sent an element; returns whether the sequence ended (called
+    /// holding `lock`).
     @inlinable
-    func next(_ index: Int) {
+    func next(_ index: Int) -> Bool {
         hasValue |= 1 << index
         if hasValue == Self.all {
             do {
                 let result = try resultSelector(latest1!, latest2!)
                 forwardOn(.next(result))
+                return false
             } catch {
-                forwardOn(.error(error))
-                dispose()
+                return finish(.error(error))
             }
         } else if done | (1 << index) == Self.all {
             // Every other source completed and one never sent an element: no result can come.
-            forwardOn(.completed)
-            dispose()
+            return finish(.completed)
         }
+        return false
     }
 
-    /// Source `index` completed (called holding `lock`).
+    /// Source `index` completed; returns whether the sequence ended (called holding `lock`).
     @inlinable
-    func completed(_ index: Int) {
+    func completed(_ index: Int) -> Bool {
         if done & (1 << index) != 0 {
-            return
+            return false
         }
         done |= 1 << index
         if done == Self.all {
-            forwardOn(.completed)
-            dispose()
+            return finish(.completed)
         }
+        return false
+    }
+
+    /// Sends the terminal `event`; the caller disposes after releasing `lock`.
+    @inlinable
+    func finish(_ event: Event<Observer.Element>) -> Bool {
+        finished = true
+        forwardOn(event)
+        return true
     }
 
     @inlinable
@@ -219,7 +242,8 @@ extension ObservableType where Element == Any {
     }
 }
 
-/// Holds the latest element of each of 3 sources; all events are handled under `lock`.
+/// Holds the latest element of each of 3 sources; all events are handled under `lock`,
+/// and sources are disposed after it is released.
 @usableFromInline
 final class CombineLatestSink3<E1, E2, E3, Observer: ObserverType>: Sink<Observer> {
     @usableFromInline
@@ -249,6 +273,9 @@ final class CombineLatestSink3<E1, E2, E3, Observer: ObserverType>: Sink<Observe
     /// Bit `i`: source `i` completed.
     @usableFromInline
     @exclusivity(unchecked) var done = 0
+    /// The terminal event was sent; later source events are ignored.
+    @usableFromInline
+    @exclusivity(unchecked) var finished = false
 
     @usableFromInline
     static var all: Int { (1 << 3) - 1 }
@@ -270,85 +297,109 @@ final class CombineLatestSink3<E1, E2, E3, Observer: ObserverType>: Sink<Observe
 
     @inlinable
     func on1(_ event: Event<E1>) {
-        lock.performLocked {
+        let ended: Bool = lock.performLocked {
+            if finished { return false }
             switch event {
             case .next(let element):
                 latest1 = element
-                next(0)
+                return next(0)
             case .error(let error):
-                forwardOn(.error(error))
-                dispose()
+                return finish(.error(error))
             case .completed:
-                subscription1.dispose()
-                completed(0)
+                return completed(0)
             }
+        }
+        // Sources are disposed after the lock is released.
+        if ended {
+            dispose()
+        } else if event.isStopEvent {
+            subscription1.dispose()
         }
     }
 
     @inlinable
     func on2(_ event: Event<E2>) {
-        lock.performLocked {
+        let ended: Bool = lock.performLocked {
+            if finished { return false }
             switch event {
             case .next(let element):
                 latest2 = element
-                next(1)
+                return next(1)
             case .error(let error):
-                forwardOn(.error(error))
-                dispose()
+                return finish(.error(error))
             case .completed:
-                subscription2.dispose()
-                completed(1)
+                return completed(1)
             }
+        }
+        // Sources are disposed after the lock is released.
+        if ended {
+            dispose()
+        } else if event.isStopEvent {
+            subscription2.dispose()
         }
     }
 
     @inlinable
     func on3(_ event: Event<E3>) {
-        lock.performLocked {
+        let ended: Bool = lock.performLocked {
+            if finished { return false }
             switch event {
             case .next(let element):
                 latest3 = element
-                next(2)
+                return next(2)
             case .error(let error):
-                forwardOn(.error(error))
-                dispose()
+                return finish(.error(error))
             case .completed:
-                subscription3.dispose()
-                completed(2)
+                return completed(2)
             }
+        }
+        // Sources are disposed after the lock is released.
+        if ended {
+            dispose()
+        } else if event.isStopEvent {
+            subscription3.dispose()
         }
     }
 
-    /// Source `index` sent an element (called holding `lock`).
+    /// Source `index` sent an element; returns whether the sequence ended (called
+    /// holding `lock`).
     @inlinable
-    func next(_ index: Int) {
+    func next(_ index: Int) -> Bool {
         hasValue |= 1 << index
         if hasValue == Self.all {
             do {
                 let result = try resultSelector(latest1!, latest2!, latest3!)
                 forwardOn(.next(result))
+                return false
             } catch {
-                forwardOn(.error(error))
-                dispose()
+                return finish(.error(error))
             }
         } else if done | (1 << index) == Self.all {
             // Every other source completed and one never sent an element: no result can come.
-            forwardOn(.completed)
-            dispose()
+            return finish(.completed)
         }
+        return false
     }
 
-    /// Source `index` completed (called holding `lock`).
+    /// Source `index` completed; returns whether the sequence ended (called holding `lock`).
     @inlinable
-    func completed(_ index: Int) {
+    func completed(_ index: Int) -> Bool {
         if done & (1 << index) != 0 {
-            return
+            return false
         }
         done |= 1 << index
         if done == Self.all {
-            forwardOn(.completed)
-            dispose()
+            return finish(.completed)
         }
+        return false
+    }
+
+    /// Sends the terminal `event`; the caller disposes after releasing `lock`.
+    @inlinable
+    func finish(_ event: Event<Observer.Element>) -> Bool {
+        finished = true
+        forwardOn(event)
+        return true
     }
 
     @inlinable
@@ -431,7 +482,8 @@ extension ObservableType where Element == Any {
     }
 }
 
-/// Holds the latest element of each of 4 sources; all events are handled under `lock`.
+/// Holds the latest element of each of 4 sources; all events are handled under `lock`,
+/// and sources are disposed after it is released.
 @usableFromInline
 final class CombineLatestSink4<E1, E2, E3, E4, Observer: ObserverType>: Sink<Observer> {
     @usableFromInline
@@ -465,6 +517,9 @@ final class CombineLatestSink4<E1, E2, E3, E4, Observer: ObserverType>: Sink<Obs
     /// Bit `i`: source `i` completed.
     @usableFromInline
     @exclusivity(unchecked) var done = 0
+    /// The terminal event was sent; later source events are ignored.
+    @usableFromInline
+    @exclusivity(unchecked) var finished = false
 
     @usableFromInline
     static var all: Int { (1 << 4) - 1 }
@@ -487,102 +542,131 @@ final class CombineLatestSink4<E1, E2, E3, E4, Observer: ObserverType>: Sink<Obs
 
     @inlinable
     func on1(_ event: Event<E1>) {
-        lock.performLocked {
+        let ended: Bool = lock.performLocked {
+            if finished { return false }
             switch event {
             case .next(let element):
                 latest1 = element
-                next(0)
+                return next(0)
             case .error(let error):
-                forwardOn(.error(error))
-                dispose()
+                return finish(.error(error))
             case .completed:
-                subscription1.dispose()
-                completed(0)
+                return completed(0)
             }
+        }
+        // Sources are disposed after the lock is released.
+        if ended {
+            dispose()
+        } else if event.isStopEvent {
+            subscription1.dispose()
         }
     }
 
     @inlinable
     func on2(_ event: Event<E2>) {
-        lock.performLocked {
+        let ended: Bool = lock.performLocked {
+            if finished { return false }
             switch event {
             case .next(let element):
                 latest2 = element
-                next(1)
+                return next(1)
             case .error(let error):
-                forwardOn(.error(error))
-                dispose()
+                return finish(.error(error))
             case .completed:
-                subscription2.dispose()
-                completed(1)
+                return completed(1)
             }
+        }
+        // Sources are disposed after the lock is released.
+        if ended {
+            dispose()
+        } else if event.isStopEvent {
+            subscription2.dispose()
         }
     }
 
     @inlinable
     func on3(_ event: Event<E3>) {
-        lock.performLocked {
+        let ended: Bool = lock.performLocked {
+            if finished { return false }
             switch event {
             case .next(let element):
                 latest3 = element
-                next(2)
+                return next(2)
             case .error(let error):
-                forwardOn(.error(error))
-                dispose()
+                return finish(.error(error))
             case .completed:
-                subscription3.dispose()
-                completed(2)
+                return completed(2)
             }
+        }
+        // Sources are disposed after the lock is released.
+        if ended {
+            dispose()
+        } else if event.isStopEvent {
+            subscription3.dispose()
         }
     }
 
     @inlinable
     func on4(_ event: Event<E4>) {
-        lock.performLocked {
+        let ended: Bool = lock.performLocked {
+            if finished { return false }
             switch event {
             case .next(let element):
                 latest4 = element
-                next(3)
+                return next(3)
             case .error(let error):
-                forwardOn(.error(error))
-                dispose()
+                return finish(.error(error))
             case .completed:
-                subscription4.dispose()
-                completed(3)
+                return completed(3)
             }
+        }
+        // Sources are disposed after the lock is released.
+        if ended {
+            dispose()
+        } else if event.isStopEvent {
+            subscription4.dispose()
         }
     }
 
-    /// Source `index` sent an element (called holding `lock`).
+    /// Source `index` sent an element; returns whether the sequence ended (called
+    /// holding `lock`).
     @inlinable
-    func next(_ index: Int) {
+    func next(_ index: Int) -> Bool {
         hasValue |= 1 << index
         if hasValue == Self.all {
             do {
                 let result = try resultSelector(latest1!, latest2!, latest3!, latest4!)
                 forwardOn(.next(result))
+                return false
             } catch {
-                forwardOn(.error(error))
-                dispose()
+                return finish(.error(error))
             }
         } else if done | (1 << index) == Self.all {
             // Every other source completed and one never sent an element: no result can come.
-            forwardOn(.completed)
-            dispose()
+            return finish(.completed)
         }
+        return false
     }
 
-    /// Source `index` completed (called holding `lock`).
+    /// Source `index` completed; returns whether the sequence ended (called holding `lock`).
     @inlinable
-    func completed(_ index: Int) {
+    func completed(_ index: Int) -> Bool {
         if done & (1 << index) != 0 {
-            return
+            return false
         }
         done |= 1 << index
         if done == Self.all {
-            forwardOn(.completed)
-            dispose()
+            return finish(.completed)
         }
+        return false
+    }
+
+    /// Sends the terminal `event`; the caller disposes after releasing `lock`.
+    @inlinable
+    func finish(_ event: Event<Observer.Element>) -> Bool {
+        finished = true
+        forwardOn(event)
+        return true
     }
 
     @inlinable
@@ -671,7 +755,8 @@ extension ObservableType where Element == Any {
     }
 }
 
-/// Holds the latest element of each of 5 sources; all events are handled under `lock`.
+/// Holds the latest element of each of 5 sources; all events are handled under `lock`,
+/// and sources are disposed after it is released.
 @usableFromInline
 final class CombineLatestSink5<E1, E2, E3, E4, E5, Observer: ObserverType>: Sink<Observer> {
     @usableFromInline
@@ -709,6 +794,9 @@ final class CombineLatestSink5<E1, E2, E3, E4, E5, Observer: ObserverType>: Sink
     /// Bit `i`: source `i` completed.
     @usableFromInline
     @exclusivity(unchecked) var done = 0
+    /// The terminal event was sent; later source events are ignored.
+    @usableFromInline
+    @exclusivity(unchecked) var finished = false
 
     @usableFromInline
     static var all: Int { (1 << 5) - 1 }
@@ -732,119 +820,153 @@ final class CombineLatestSink5<E1, E2, E3, E4, E5, Observer: ObserverType>: Sink
 
     @inlinable
     func on1(_ event: Event<E1>) {
-        lock.performLocked {
+        let ended: Bool = lock.performLocked {
+            if finished { return false }
             switch event {
             case .next(let element):
                 latest1 = element
-                next(0)
+                return next(0)
             case .error(let error):
-                forwardOn(.error(error))
-                dispose()
+                return finish(.error(error))
             case .completed:
-                subscription1.dispose()
-                completed(0)
+                return completed(0)
             }
+        }
+        // Sources are disposed after the lock is released.
+        if ended {
+            dispose()
+        } else if event.isStopEvent {
+            subscription1.dispose()
         }
     }
 
     @inlinable
     func on2(_ event: Event<E2>) {
-        lock.performLocked {
+        let ended: Bool = lock.performLocked {
+            if finished { return false }
             switch event {
             case .next(let element):
                 latest2 = element
-                next(1)
+                return next(1)
             case .error(let error):
-                forwardOn(.error(error))
-                dispose()
+                return finish(.error(error))
             case .completed:
-                subscription2.dispose()
-                completed(1)
+                return completed(1)
             }
+        }
+        // Sources are disposed after the lock is released.
+        if ended {
+            dispose()
+        } else if event.isStopEvent {
+            subscription2.dispose()
         }
     }
 
     @inlinable
     func on3(_ event: Event<E3>) {
-        lock.performLocked {
+        let ended: Bool = lock.performLocked {
+            if finished { return false }
             switch event {
             case .next(let element):
                 latest3 = element
-                next(2)
+                return next(2)
             case .error(let error):
-                forwardOn(.error(error))
-                dispose()
+                return finish(.error(error))
             case .completed:
-                subscription3.dispose()
-                completed(2)
+                return completed(2)
             }
+        }
+        // Sources are disposed after the lock is released.
+        if ended {
+            dispose()
+        } else if event.isStopEvent {
+            subscription3.dispose()
         }
     }
 
     @inlinable
     func on4(_ event: Event<E4>) {
-        lock.performLocked {
+        let ended: Bool = lock.performLocked {
+            if finished { return false }
             switch event {
             case .next(let element):
                 latest4 = element
-                next(3)
+                return next(3)
             case .error(let error):
-                forwardOn(.error(error))
-                dispose()
+                return finish(.error(error))
             case .completed:
-                subscription4.dispose()
-                completed(3)
+                return completed(3)
             }
+        }
+        // Sources are disposed after the lock is released.
+        if ended {
+            dispose()
+        } else if event.isStopEvent {
+            subscription4.dispose()
         }
     }
 
     @inlinable
     func on5(_ event: Event<E5>) {
-        lock.performLocked {
+        let ended: Bool = lock.performLocked {
+            if finished { return false }
             switch event {
             case .next(let element):
                 latest5 = element
-                next(4)
+                return next(4)
             case .error(let error):
-                forwardOn(.error(error))
-                dispose()
+                return finish(.error(error))
             case .completed:
-                subscription5.dispose()
-                completed(4)
+                return completed(4)
             }
+        }
+        // Sources are disposed after the lock is released.
+        if ended {
+            dispose()
+        } else if event.isStopEvent {
+            subscription5.dispose()
         }
     }
 
-    /// Source `index` sent an element (called holding `lock`).
+    /// Source `index` sent an element; returns whether the sequence ended (called
+    /// holding `lock`).
     @inlinable
-    func next(_ index: Int) {
+    func next(_ index: Int) -> Bool {
         hasValue |= 1 << index
         if hasValue == Self.all {
             do {
                 let result = try resultSelector(latest1!, latest2!, latest3!, latest4!, latest5!)
                 forwardOn(.next(result))
+                return false
             } catch {
-                forwardOn(.error(error))
-                dispose()
+                return finish(.error(error))
             }
         } else if done | (1 << index) == Self.all {
             // Every other source completed and one never sent an element: no result can come.
-            forwardOn(.completed)
-            dispose()
+            return finish(.completed)
         }
+        return false
     }
 
-    /// Source `index` completed (called holding `lock`).
+    /// Source `index` completed; returns whether the sequence ended (called holding `lock`).
     @inlinable
-    func completed(_ index: Int) {
+    func completed(_ index: Int) -> Bool {
         if done & (1 << index) != 0 {
-            return
+            return false
         }
         done |= 1 << index
         if done == Self.all {
-            forwardOn(.completed)
-            dispose()
+            return finish(.completed)
         }
+        return false
+    }
+
+    /// Sends the terminal `event`; the caller disposes after releasing `lock`.
+    @inlinable
+    func finish(_ event: Event<Observer.Element>) -> Bool {
+        finished = true
+        forwardOn(event)
+        return true
     }
 
     @inlinable
@@ -939,7 +1061,8 @@ extension ObservableType where Element == Any {
     }
 }
 
-/// Holds the latest element of each of 6 sources; all events are handled under `lock`.
+/// Holds the latest element of each of 6 sources; all events are handled under `lock`,
+/// and sources are disposed after it is released.
 @usableFromInline
 final class CombineLatestSink6<E1, E2, E3, E4, E5, E6, Observer: ObserverType>: Sink<Observer> {
     @usableFromInline
@@ -981,6 +1104,9 @@ final class CombineLatestSink6<E1, E2, E3, E4, E5, E6, Observer: ObserverType>: 
     /// Bit `i`: source `i` completed.
     @usableFromInline
     @exclusivity(unchecked) var done = 0
+    /// The terminal event was sent; later source events are ignored.
+    @usableFromInline
+    @exclusivity(unchecked) var finished = false
 
     @usableFromInline
     static var all: Int { (1 << 6) - 1 }
@@ -1005,136 +1131,175 @@ final class CombineLatestSink6<E1, E2, E3, E4, E5, E6, Observer: ObserverType>: 
 
     @inlinable
     func on1(_ event: Event<E1>) {
-        lock.performLocked {
+        let ended: Bool = lock.performLocked {
+            if finished { return false }
             switch event {
             case .next(let element):
                 latest1 = element
-                next(0)
+                return next(0)
             case .error(let error):
-                forwardOn(.error(error))
-                dispose()
+                return finish(.error(error))
             case .completed:
-                subscription1.dispose()
-                completed(0)
+                return completed(0)
             }
+        }
+        // Sources are disposed after the lock is released.
+        if ended {
+            dispose()
+        } else if event.isStopEvent {
+            subscription1.dispose()
         }
     }
 
     @inlinable
     func on2(_ event: Event<E2>) {
-        lock.performLocked {
+        let ended: Bool = lock.performLocked {
+            if finished { return false }
             switch event {
             case .next(let element):
                 latest2 = element
-                next(1)
+                return next(1)
             case .error(let error):
-                forwardOn(.error(error))
-                dispose()
+                return finish(.error(error))
             case .completed:
-                subscription2.dispose()
-                completed(1)
+                return completed(1)
             }
+        }
+        // Sources are disposed after the lock is released.
+        if ended {
+            dispose()
+        } else if event.isStopEvent {
+            subscription2.dispose()
         }
     }
 
     @inlinable
     func on3(_ event: Event<E3>) {
-        lock.performLocked {
+        let ended: Bool = lock.performLocked {
+            if finished { return false }
             switch event {
             case .next(let element):
                 latest3 = element
-                next(2)
+                return next(2)
             case .error(let error):
-                forwardOn(.error(error))
-                dispose()
+                return finish(.error(error))
             case .completed:
-                subscription3.dispose()
-                completed(2)
+                return completed(2)
             }
+        }
+        // Sources are disposed after the lock is released.
+        if ended {
+            dispose()
+        } else if event.isStopEvent {
+            subscription3.dispose()
         }
     }
 
     @inlinable
     func on4(_ event: Event<E4>) {
-        lock.performLocked {
+        let ended: Bool = lock.performLocked {
+            if finished { return false }
             switch event {
             case .next(let element):
                 latest4 = element
-                next(3)
+                return next(3)
             case .error(let error):
-                forwardOn(.error(error))
-                dispose()
+                return finish(.error(error))
             case .completed:
-                subscription4.dispose()
-                completed(3)
+                return completed(3)
             }
+        }
+        // Sources are disposed after the lock is released.
+        if ended {
+            dispose()
+        } else if event.isStopEvent {
+            subscription4.dispose()
         }
     }
 
     @inlinable
     func on5(_ event: Event<E5>) {
-        lock.performLocked {
+        let ended: Bool = lock.performLocked {
+            if finished { return false }
             switch event {
             case .next(let element):
                 latest5 = element
-                next(4)
+                return next(4)
             case .error(let error):
-                forwardOn(.error(error))
-                dispose()
+                return finish(.error(error))
             case .completed:
-                subscription5.dispose()
-                completed(4)
+                return completed(4)
             }
+        }
+        // Sources are disposed after the lock is released.
+        if ended {
+            dispose()
+        } else if event.isStopEvent {
+            subscription5.dispose()
         }
     }
 
     @inlinable
     func on6(_ event: Event<E6>) {
-        lock.performLocked {
+        let ended: Bool = lock.performLocked {
+            if finished { return false }
             switch event {
             case .next(let element):
                 latest6 = element
-                next(5)
+                return next(5)
             case .error(let error):
-                forwardOn(.error(error))
-                dispose()
+                return finish(.error(error))
             case .completed:
-                subscription6.dispose()
-                completed(5)
+                return completed(5)
             }
+        }
+        // Sources are disposed after the lock is released.
+        if ended {
+            dispose()
+        } else if event.isStopEvent {
+            subscription6.dispose()
         }
     }
 
-    /// Source `index` sent an element (called holding `lock`).
+    /// Source `index` sent an element; returns whether the sequence ended (called
+    /// holding `lock`).
     @inlinable
-    func next(_ index: Int) {
+    func next(_ index: Int) -> Bool {
         hasValue |= 1 << index
         if hasValue == Self.all {
             do {
                 let result = try resultSelector(latest1!, latest2!, latest3!, latest4!, latest5!, latest6!)
                 forwardOn(.next(result))
+                return false
             } catch {
-                forwardOn(.error(error))
-                dispose()
+                return finish(.error(error))
             }
         } else if done | (1 << index) == Self.all {
             // Every other source completed and one never sent an element: no result can come.
-            forwardOn(.completed)
-            dispose()
+            return finish(.completed)
         }
+        return false
     }
 
-    /// Source `index` completed (called holding `lock`).
+    /// Source `index` completed; returns whether the sequence ended (called holding `lock`).
     @inlinable
-    func completed(_ index: Int) {
+    func completed(_ index: Int) -> Bool {
         if done & (1 << index) != 0 {
-            return
+            return false
         }
         done |= 1 << index
         if done == Self.all {
-            forwardOn(.completed)
-            dispose()
+            return finish(.completed)
         }
+        return false
+    }
+
+    /// Sends the terminal `event`; the caller disposes after releasing `lock`.
+    @inlinable
+    func finish(_ event: Event<Observer.Element>) -> Bool {
+        finished = true
+        forwardOn(event)
+        return true
     }
 
     @inlinable
@@ -1235,7 +1400,8 @@ extension ObservableType where Element == Any {
     }
 }
 
-/// Holds the latest element of each of 7 sources; all events are handled under `lock`.
+/// Holds the latest element of each of 7 sources; all events are handled under `lock`,
+/// and sources are disposed after it is released.
 @usableFromInline
 final class CombineLatestSink7<E1, E2, E3, E4, E5, E6, E7, Observer: ObserverType>: Sink<Observer> {
     @usableFromInline
@@ -1281,6 +1447,9 @@ final class CombineLatestSink7<E1, E2, E3, E4, E5, E6, E7, Observer: ObserverTyp
     /// Bit `i`: source `i` completed.
     @usableFromInline
     @exclusivity(unchecked) var done = 0
+    /// The terminal event was sent; later source events are ignored.
+    @usableFromInline
+    @exclusivity(unchecked) var finished = false
 
     @usableFromInline
     static var all: Int { (1 << 7) - 1 }
@@ -1306,153 +1475,197 @@ final class CombineLatestSink7<E1, E2, E3, E4, E5, E6, E7, Observer: ObserverTyp
 
     @inlinable
     func on1(_ event: Event<E1>) {
-        lock.performLocked {
+        let ended: Bool = lock.performLocked {
+            if finished { return false }
             switch event {
             case .next(let element):
                 latest1 = element
-                next(0)
+                return next(0)
             case .error(let error):
-                forwardOn(.error(error))
-                dispose()
+                return finish(.error(error))
             case .completed:
-                subscription1.dispose()
-                completed(0)
+                return completed(0)
             }
+        }
+        // Sources are disposed after the lock is released.
+        if ended {
+            dispose()
+        } else if event.isStopEvent {
+            subscription1.dispose()
         }
     }
 
     @inlinable
     func on2(_ event: Event<E2>) {
-        lock.performLocked {
+        let ended: Bool = lock.performLocked {
+            if finished { return false }
             switch event {
             case .next(let element):
                 latest2 = element
-                next(1)
+                return next(1)
             case .error(let error):
-                forwardOn(.error(error))
-                dispose()
+                return finish(.error(error))
             case .completed:
-                subscription2.dispose()
-                completed(1)
+                return completed(1)
             }
+        }
+        // Sources are disposed after the lock is released.
+        if ended {
+            dispose()
+        } else if event.isStopEvent {
+            subscription2.dispose()
         }
     }
 
     @inlinable
     func on3(_ event: Event<E3>) {
-        lock.performLocked {
+        let ended: Bool = lock.performLocked {
+            if finished { return false }
             switch event {
             case .next(let element):
                 latest3 = element
-                next(2)
+                return next(2)
             case .error(let error):
-                forwardOn(.error(error))
-                dispose()
+                return finish(.error(error))
             case .completed:
-                subscription3.dispose()
-                completed(2)
+                return completed(2)
             }
+        }
+        // Sources are disposed after the lock is released.
+        if ended {
+            dispose()
+        } else if event.isStopEvent {
+            subscription3.dispose()
         }
     }
 
     @inlinable
     func on4(_ event: Event<E4>) {
-        lock.performLocked {
+        let ended: Bool = lock.performLocked {
+            if finished { return false }
             switch event {
             case .next(let element):
                 latest4 = element
-                next(3)
+                return next(3)
             case .error(let error):
-                forwardOn(.error(error))
-                dispose()
+                return finish(.error(error))
             case .completed:
-                subscription4.dispose()
-                completed(3)
+                return completed(3)
             }
+        }
+        // Sources are disposed after the lock is released.
+        if ended {
+            dispose()
+        } else if event.isStopEvent {
+            subscription4.dispose()
         }
     }
 
     @inlinable
     func on5(_ event: Event<E5>) {
-        lock.performLocked {
+        let ended: Bool = lock.performLocked {
+            if finished { return false }
             switch event {
             case .next(let element):
                 latest5 = element
-                next(4)
+                return next(4)
             case .error(let error):
-                forwardOn(.error(error))
-                dispose()
+                return finish(.error(error))
             case .completed:
-                subscription5.dispose()
-                completed(4)
+                return completed(4)
             }
+        }
+        // Sources are disposed after the lock is released.
+        if ended {
+            dispose()
+        } else if event.isStopEvent {
+            subscription5.dispose()
         }
     }
 
     @inlinable
     func on6(_ event: Event<E6>) {
-        lock.performLocked {
+        let ended: Bool = lock.performLocked {
+            if finished { return false }
             switch event {
             case .next(let element):
                 latest6 = element
-                next(5)
+                return next(5)
             case .error(let error):
-                forwardOn(.error(error))
-                dispose()
+                return finish(.error(error))
             case .completed:
-                subscription6.dispose()
-                completed(5)
+                return completed(5)
             }
+        }
+        // Sources are disposed after the lock is released.
+        if ended {
+            dispose()
+        } else if event.isStopEvent {
+            subscription6.dispose()
         }
     }
 
     @inlinable
     func on7(_ event: Event<E7>) {
-        lock.performLocked {
+        let ended: Bool = lock.performLocked {
+            if finished { return false }
             switch event {
             case .next(let element):
                 latest7 = element
-                next(6)
+                return next(6)
             case .error(let error):
-                forwardOn(.error(error))
-                dispose()
+                return finish(.error(error))
             case .completed:
-                subscription7.dispose()
-                completed(6)
+                return completed(6)
             }
+        }
+        // Sources are disposed after the lock is released.
+        if ended {
+            dispose()
+        } else if event.isStopEvent {
+            subscription7.dispose()
         }
     }
 
-    /// Source `index` sent an element (called holding `lock`).
+    /// Source `index` sent an element; returns whether the sequence ended (called
+    /// holding `lock`).
     @inlinable
-    func next(_ index: Int) {
+    func next(_ index: Int) -> Bool {
         hasValue |= 1 << index
         if hasValue == Self.all {
             do {
                 let result = try resultSelector(latest1!, latest2!, latest3!, latest4!, latest5!, latest6!, latest7!)
                 forwardOn(.next(result))
+                return false
             } catch {
-                forwardOn(.error(error))
-                dispose()
+                return finish(.error(error))
             }
         } else if done | (1 << index) == Self.all {
             // Every other source completed and one never sent an element: no result can come.
-            forwardOn(.completed)
-            dispose()
+            return finish(.completed)
         }
+        return false
     }
 
-    /// Source `index` completed (called holding `lock`).
+    /// Source `index` completed; returns whether the sequence ended (called holding `lock`).
     @inlinable
-    func completed(_ index: Int) {
+    func completed(_ index: Int) -> Bool {
         if done & (1 << index) != 0 {
-            return
+            return false
         }
         done |= 1 << index
         if done == Self.all {
-            forwardOn(.completed)
-            dispose()
+            return finish(.completed)
         }
+        return false
+    }
+
+    /// Sends the terminal `event`; the caller disposes after releasing `lock`.
+    @inlinable
+    func finish(_ event: Event<Observer.Element>) -> Bool {
+        finished = true
+        forwardOn(event)
+        return true
     }
 
     @inlinable
@@ -1559,7 +1772,8 @@ extension ObservableType where Element == Any {
     }
 }
 
-/// Holds the latest element of each of 8 sources; all events are handled under `lock`.
+/// Holds the latest element of each of 8 sources; all events are handled under `lock`,
+/// and sources are disposed after it is released.
 @usableFromInline
 final class CombineLatestSink8<E1, E2, E3, E4, E5, E6, E7, E8, Observer: ObserverType>: Sink<Observer> {
     @usableFromInline
@@ -1609,6 +1823,9 @@ final class CombineLatestSink8<E1, E2, E3, E4, E5, E6, E7, E8, Observer: Observe
     /// Bit `i`: source `i` completed.
     @usableFromInline
     @exclusivity(unchecked) var done = 0
+    /// The terminal event was sent; later source events are ignored.
+    @usableFromInline
+    @exclusivity(unchecked) var finished = false
 
     @usableFromInline
     static var all: Int { (1 << 8) - 1 }
@@ -1635,170 +1852,219 @@ final class CombineLatestSink8<E1, E2, E3, E4, E5, E6, E7, E8, Observer: Observe
 
     @inlinable
     func on1(_ event: Event<E1>) {
-        lock.performLocked {
+        let ended: Bool = lock.performLocked {
+            if finished { return false }
             switch event {
             case .next(let element):
                 latest1 = element
-                next(0)
+                return next(0)
             case .error(let error):
-                forwardOn(.error(error))
-                dispose()
+                return finish(.error(error))
             case .completed:
-                subscription1.dispose()
-                completed(0)
+                return completed(0)
             }
+        }
+        // Sources are disposed after the lock is released.
+        if ended {
+            dispose()
+        } else if event.isStopEvent {
+            subscription1.dispose()
         }
     }
 
     @inlinable
     func on2(_ event: Event<E2>) {
-        lock.performLocked {
+        let ended: Bool = lock.performLocked {
+            if finished { return false }
             switch event {
             case .next(let element):
                 latest2 = element
-                next(1)
+                return next(1)
             case .error(let error):
-                forwardOn(.error(error))
-                dispose()
+                return finish(.error(error))
             case .completed:
-                subscription2.dispose()
-                completed(1)
+                return completed(1)
             }
+        }
+        // Sources are disposed after the lock is released.
+        if ended {
+            dispose()
+        } else if event.isStopEvent {
+            subscription2.dispose()
         }
     }
 
     @inlinable
     func on3(_ event: Event<E3>) {
-        lock.performLocked {
+        let ended: Bool = lock.performLocked {
+            if finished { return false }
             switch event {
             case .next(let element):
                 latest3 = element
-                next(2)
+                return next(2)
             case .error(let error):
-                forwardOn(.error(error))
-                dispose()
+                return finish(.error(error))
             case .completed:
-                subscription3.dispose()
-                completed(2)
+                return completed(2)
             }
+        }
+        // Sources are disposed after the lock is released.
+        if ended {
+            dispose()
+        } else if event.isStopEvent {
+            subscription3.dispose()
         }
     }
 
     @inlinable
     func on4(_ event: Event<E4>) {
-        lock.performLocked {
+        let ended: Bool = lock.performLocked {
+            if finished { return false }
             switch event {
             case .next(let element):
                 latest4 = element
-                next(3)
+                return next(3)
             case .error(let error):
-                forwardOn(.error(error))
-                dispose()
+                return finish(.error(error))
             case .completed:
-                subscription4.dispose()
-                completed(3)
+                return completed(3)
             }
+        }
+        // Sources are disposed after the lock is released.
+        if ended {
+            dispose()
+        } else if event.isStopEvent {
+            subscription4.dispose()
         }
     }
 
     @inlinable
     func on5(_ event: Event<E5>) {
-        lock.performLocked {
+        let ended: Bool = lock.performLocked {
+            if finished { return false }
             switch event {
             case .next(let element):
                 latest5 = element
-                next(4)
+                return next(4)
             case .error(let error):
-                forwardOn(.error(error))
-                dispose()
+                return finish(.error(error))
             case .completed:
-                subscription5.dispose()
-                completed(4)
+                return completed(4)
             }
+        }
+        // Sources are disposed after the lock is released.
+        if ended {
+            dispose()
+        } else if event.isStopEvent {
+            subscription5.dispose()
         }
     }
 
     @inlinable
     func on6(_ event: Event<E6>) {
-        lock.performLocked {
+        let ended: Bool = lock.performLocked {
+            if finished { return false }
             switch event {
             case .next(let element):
                 latest6 = element
-                next(5)
+                return next(5)
             case .error(let error):
-                forwardOn(.error(error))
-                dispose()
+                return finish(.error(error))
             case .completed:
-                subscription6.dispose()
-                completed(5)
+                return completed(5)
             }
+        }
+        // Sources are disposed after the lock is released.
+        if ended {
+            dispose()
+        } else if event.isStopEvent {
+            subscription6.dispose()
         }
     }
 
     @inlinable
     func on7(_ event: Event<E7>) {
-        lock.performLocked {
+        let ended: Bool = lock.performLocked {
+            if finished { return false }
             switch event {
             case .next(let element):
                 latest7 = element
-                next(6)
+                return next(6)
             case .error(let error):
-                forwardOn(.error(error))
-                dispose()
+                return finish(.error(error))
             case .completed:
-                subscription7.dispose()
-                completed(6)
+                return completed(6)
             }
+        }
+        // Sources are disposed after the lock is released.
+        if ended {
+            dispose()
+        } else if event.isStopEvent {
+            subscription7.dispose()
         }
     }
 
     @inlinable
     func on8(_ event: Event<E8>) {
-        lock.performLocked {
+        let ended: Bool = lock.performLocked {
+            if finished { return false }
             switch event {
             case .next(let element):
                 latest8 = element
-                next(7)
+                return next(7)
             case .error(let error):
-                forwardOn(.error(error))
-                dispose()
+                return finish(.error(error))
             case .completed:
-                subscription8.dispose()
-                completed(7)
+                return completed(7)
             }
+        }
+        // Sources are disposed after the lock is released.
+        if ended {
+            dispose()
+        } else if event.isStopEvent {
+            subscription8.dispose()
         }
     }
 
-    /// Source `index` sent an element (called holding `lock`).
+    /// Source `index` sent an element; returns whether the sequence ended (called
+    /// holding `lock`).
     @inlinable
-    func next(_ index: Int) {
+    func next(_ index: Int) -> Bool {
         hasValue |= 1 << index
         if hasValue == Self.all {
             do {
                 let result = try resultSelector(latest1!, latest2!, latest3!, latest4!, latest5!, latest6!, latest7!, latest8!)
                 forwardOn(.next(result))
+                return false
             } catch {
-                forwardOn(.error(error))
-                dispose()
+                return finish(.error(error))
             }
         } else if done | (1 << index) == Self.all {
             // Every other source completed and one never sent an element: no result can come.
-            forwardOn(.completed)
-            dispose()
+            return finish(.completed)
         }
+        return false
     }
 
-    /// Source `index` completed (called holding `lock`).
+    /// Source `index` completed; returns whether the sequence ended (called holding `lock`).
     @inlinable
-    func completed(_ index: Int) {
+    func completed(_ index: Int) -> Bool {
         if done & (1 << index) != 0 {
-            return
+            return false
         }
         done |= 1 << index
         if done == Self.all {
-            forwardOn(.completed)
-            dispose()
+            return finish(.completed)
         }
+        return false
+    }
+
+    /// Sends the terminal `event`; the caller disposes after releasing `lock`.
+    @inlinable
+    func finish(_ event: Event<Observer.Element>) -> Bool {
+        finished = true
+        forwardOn(event)
+        return true
     }
 
     @inlinable

@@ -12,19 +12,34 @@ extension ObservableType {
     }
 }
 
+/// RxSwift's delay: each drain sends the oldest waiting event, then schedules the next drain
+/// for when the next event is due (at once if it is late). Errors skip the queue: sent at
+/// once, or, while the drain is sending an event, right after it. Events are sent and the
+/// sink disposed only outside the lock, so an error arriving during a delivery never waits
+/// for the observer.
 private final class DelaySink<Observer: ObserverType>: Sink<Observer>, ObserverType {
     typealias Element = Observer.Element
 
+    /// What the drain does next, decided under the lock and done after releasing it.
+    private enum DrainStep {
+        case forward(Event<Element>)
+        case fail(Event<Element>)
+        case reschedule(after: TimeInterval)
+        case stop
+    }
+
     private let dueTime: RxTimeInterval
     private let scheduler: SchedulerType
-    /// Held while changing the queue and while forwarding, so the observer gets one event
-    /// at a time (recursive: the observer may feed the source again).
-    private let lock = RecursiveLock()
-    /// Guarded by `lock`: events waiting, with the time each is due.
-    private var queue: [(due: RxTime, event: Event<Element>)] = []
+    private let lock = RxLock(())
+    /// Guarded by `lock`: events waiting, with the time each arrived.
+    private var queue: [(arrived: RxTime, event: Event<Element>)] = []
     private var queueHead = 0
-    /// Guarded by `lock`: a drain is scheduled.
-    private var draining = false
+    /// Guarded by `lock`: a drain is scheduled or running.
+    private var active = false
+    /// Guarded by `lock`: the drain is sending events right now.
+    private var running = false
+    /// Guarded by `lock`: the source's error; sent by the drain if it was running.
+    private var errorEvent: Event<Element>?
     private let sourceSubscription = SingleAssignmentDisposable()
     private let drainSubscription = SerialDisposable()
 
@@ -40,59 +55,86 @@ private final class DelaySink<Observer: ObserverType>: Sink<Observer>, ObserverT
     }
 
     func on(_ event: Event<Element>) {
+        if event.isStopEvent {
+            sourceSubscription.dispose()
+        }
         switch event {
         case .error:
-            lock.performLocked {
+            let sendNow: Bool = lock.performLocked {
                 queue.removeAll()
                 queueHead = 0
+                errorEvent = event
+                return !running
+            }
+            if sendNow {
                 forwardOn(event)
                 dispose()
             }
         case .next, .completed:
-            let scheduleDrain: Bool = lock.performLocked {
-                queue.append((due: scheduler.now.addingDispatchInterval(dueTime), event: event))
-                if draining { return false }
-                draining = true
+            let startDrain: Bool = lock.performLocked {
+                queue.append((arrived: scheduler.now, event: event))
+                if active { return false }
+                active = true
                 return true
             }
-            if event.isStopEvent {
-                sourceSubscription.dispose()
-            }
-            if scheduleDrain {
-                drainSubscription.disposable = scheduler.scheduleRelative((), dueTime: dueTime) { _ in
-                    self.drain()
-                    return Disposables.create()
+            if startDrain {
+                drainSubscription.disposable = scheduler.scheduleRecursive((), dueTime: dueTime) { _, recurse in
+                    self.drain(recurse)
                 }
             }
         }
     }
 
-    /// Sends the events that are due, then schedules the next drain if events are left.
-    private func drain() {
-        let wait: TimeInterval? = lock.performLocked {
-            let now = scheduler.now
-            while queueHead < queue.count && !isDisposed {
-                let (due, event) = queue[queueHead]
-                if due > now {
-                    return due.timeIntervalSince(now)
-                }
-                queueHead += 1
+    private func drain(_ recurse: ((), RxTimeInterval) -> Void) {
+        let failed: Bool = lock.performLocked {
+            if errorEvent == nil { running = true }
+            return errorEvent != nil
+        }
+        if failed { return }
+        var sentOne = false
+        while true {
+            switch nextStep(sentOne: sentOne) {
+            case .forward(let event):
+                sentOne = true
                 forwardOn(event)
                 if event.isStopEvent {
                     dispose()
+                    return
                 }
+            case .fail(let event):
+                forwardOn(event)
+                dispose()
+                return
+            case .reschedule(let seconds):
+                recurse((), .nanoseconds(Int(min(seconds * 1_000_000_000, Double(Int.max / 2)).rounded())))
+                return
+            case .stop:
+                return
+            }
+        }
+    }
+
+    /// The first step of a drain sends the oldest event; the next one schedules the drain
+    /// of the event after it.
+    private func nextStep(sentOne: Bool) -> DrainStep {
+        lock.performLocked {
+            if let errorEvent {
+                return .fail(errorEvent)
+            }
+            if !sentOne && queueHead < queue.count {
+                let event = queue[queueHead].event
+                queueHead += 1
+                return .forward(event)
+            }
+            running = false
+            if queueHead < queue.count {
+                let waited = scheduler.now.timeIntervalSince(queue[queueHead].arrived)
+                return .reschedule(after: max(0, dueTime.rxSeconds - waited))
             }
             queue.removeAll(keepingCapacity: true)
             queueHead = 0
-            draining = false
-            return nil
-        }
-        if let wait {
-            let nanoseconds = Int(min(wait * 1_000_000_000, Double(Int.max / 2)).rounded(.up))
-            drainSubscription.disposable = scheduler.scheduleRelative((), dueTime: .nanoseconds(nanoseconds)) { _ in
-                self.drain()
-                return Disposables.create()
-            }
+            active = false
+            return .stop
         }
     }
 }

@@ -31,28 +31,31 @@ extension ObservableType {
     }
 
     /// A connectable sequence sharing one subscription through a `PublishSubject`: observers
-    /// get the elements sent after they subscribed.
+    /// get the elements sent after they subscribed. Each connection made after the previous
+    /// one ended (disposed or terminated) multicasts through a new subject.
     ///
     /// - returns: The connectable sequence.
     public func publish() -> ConnectableObservable<Element> {
-        multicast(PublishSubject())
+        multicast(makeSubject: { PublishSubject() })
     }
 
     /// A connectable sequence sharing one subscription through a `ReplaySubject`: observers
-    /// first get up to `bufferSize` elements sent before they subscribed.
+    /// first get up to `bufferSize` elements sent before they subscribed. Each connection made
+    /// after the previous one ended starts with a new, empty subject.
     ///
     /// - parameter bufferSize: The most elements replayed.
     /// - returns: The connectable sequence.
     public func replay(_ bufferSize: Int) -> ConnectableObservable<Element> {
-        multicast(ReplaySubject.create(bufferSize: bufferSize))
+        multicast(makeSubject: { ReplaySubject.create(bufferSize: bufferSize) })
     }
 
     /// A connectable sequence sharing one subscription through a `ReplaySubject`: observers
-    /// first get every element sent before they subscribed.
+    /// first get every element sent before they subscribed. Each connection made after the
+    /// previous one ended starts with a new, empty subject.
     ///
     /// - returns: The connectable sequence.
     public func replayAll() -> ConnectableObservable<Element> {
-        multicast(ReplaySubject.createUnbound())
+        multicast(makeSubject: { ReplaySubject.createUnbound() })
     }
 }
 

@@ -5,7 +5,10 @@ extension ObservableType {
     /// - parameter scheduler: The scheduler the subscription and its disposal run on.
     /// - returns: The sequence, subscribed on `scheduler`.
     public func subscribe(on scheduler: ImmediateSchedulerType) -> Observable<Element> {
-        SubscribeOn(source: asObservable(), scheduler: scheduler)
+        // The source itself, not `asObservable()`: a wrapper would end the source's
+        // subscription on its terminal event at once, while RxSwift disposes it only on
+        // `scheduler`.
+        SubscribeOn(source: self, scheduler: scheduler)
     }
 
     /// The RxSwift 5 name of `subscribe(on:)`.
@@ -18,10 +21,10 @@ extension ObservableType {
     }
 }
 
-private final class SubscribeOnSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class SubscribeOnSink<Source: ObservableType, Observer: ObserverType>: Sink<Observer>, ObserverType where Source.Element == Observer.Element {
     typealias Element = Observer.Element
 
-    func run(source: Observable<Element>, scheduler: ImmediateSchedulerType) -> Disposable {
+    func run(source: Source, scheduler: ImmediateSchedulerType) -> Disposable {
         let disposeEverything = SerialDisposable()
         let scheduled = SingleAssignmentDisposable()
         disposeEverything.disposable = scheduled
@@ -41,18 +44,18 @@ private final class SubscribeOnSink<Observer: ObserverType>: Sink<Observer>, Obs
     }
 }
 
-private final class SubscribeOn<Element>: Producer<Element> {
-    private let source: Observable<Element>
+private final class SubscribeOn<Source: ObservableType>: Producer<Source.Element> {
+    private let source: Source
     private let scheduler: ImmediateSchedulerType
 
-    init(source: Observable<Element>, scheduler: ImmediateSchedulerType) {
+    init(source: Source, scheduler: ImmediateSchedulerType) {
         self.source = source
         self.scheduler = scheduler
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
-        let sink = SubscribeOnSink(observer: observer, cancel: cancel)
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Source.Element {
+        let sink = SubscribeOnSink<Source, Observer>(observer: observer, cancel: cancel)
         let subscription = sink.run(source: source, scheduler: scheduler)
         return (sink: sink, subscription: subscription)
     }

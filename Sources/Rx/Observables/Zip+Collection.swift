@@ -25,13 +25,21 @@ private final class ZipCollectionTypeSink<SourceElement, Observer: ObserverType>
     typealias Parent = ZipCollectionType<SourceElement, Result>
 
     private let parent: Parent
-    /// Held while handling any source's event, so the observer gets one event at a time.
-    private let lock = RecursiveLock()
+    /// Guards the state below. Never held while sending an event or disposing a source: the
+    /// events are put in `outbox` under it and sent after it is released by the one thread
+    /// that is delivering, so an observer calling back into a source cannot deadlock.
+    private let lock = RxLock(())
     /// Guarded by `lock`, as is everything below: how many queues are not empty.
     private var numberOfValues = 0
     private var queues: [ZipQueue<SourceElement>]
     private var isDone: [Bool]
     private var numberOfDone = 0
+    /// A terminal event was put in `outbox`: later source events are ignored.
+    private var finished = false
+    /// Events waiting to be sent, oldest first.
+    private var outbox: [Event<Result>] = []
+    /// A thread is sending the events of `outbox`.
+    private var delivering = false
     private let subscriptions: [SingleAssignmentDisposable]
 
     init(parent: Parent, observer: Observer, cancel: Cancelable) {
@@ -44,51 +52,90 @@ private final class ZipCollectionTypeSink<SourceElement, Observer: ObserverType>
     }
 
     private func on(_ event: Event<SourceElement>, atIndex index: Int) {
-        lock.performLocked {
+        var sourceToRelease: Int?
+        let deliver: Bool = lock.performLocked {
+            if finished { return false }
             switch event {
             case .next(let element):
-                if queues[index].isEmpty {
-                    numberOfValues += 1
-                }
-                queues[index].enqueue(element)
-                if numberOfValues < queues.count {
-                    // Every other source is done: this element can never be matched.
-                    if numberOfDone == queues.count - 1 {
-                        forwardOn(.completed)
-                        dispose()
-                    }
-                    return
-                }
-                var arguments: [SourceElement] = []
-                arguments.reserveCapacity(queues.count)
-                numberOfValues = 0
-                for source in 0..<queues.count {
-                    arguments.append(queues[source].dequeue())
-                    if !queues[source].isEmpty {
-                        numberOfValues += 1
-                    }
-                }
-                do {
-                    let result = try parent.resultSelector(arguments)
-                    forwardOn(.next(result))
-                } catch {
-                    forwardOn(.error(error))
-                    dispose()
-                }
+                enqueue(element, atIndex: index)
             case .error(let error):
-                forwardOn(.error(error))
-                dispose()
+                finish(.error(error))
             case .completed:
-                if isDone[index] {
-                    return
+                if !isDone[index] {
+                    isDone[index] = true
+                    numberOfDone += 1
+                    if numberOfDone == queues.count {
+                        finish(.completed)
+                    } else {
+                        sourceToRelease = index
+                    }
                 }
-                isDone[index] = true
-                numberOfDone += 1
-                if numberOfDone == queues.count {
-                    forwardOn(.completed)
+            }
+            if outbox.isEmpty || delivering { return false }
+            delivering = true
+            return true
+        }
+        if let sourceToRelease {
+            subscriptions[sourceToRelease].dispose()
+        }
+        if deliver {
+            deliverOutbox()
+        }
+    }
+
+    /// Queues `element`; when every source has one, combines the oldest of each (called
+    /// holding `lock`).
+    private func enqueue(_ element: SourceElement, atIndex index: Int) {
+        if queues[index].isEmpty {
+            numberOfValues += 1
+        }
+        queues[index].enqueue(element)
+        if numberOfValues < queues.count {
+            // Every other source is done: this element can never be matched.
+            if numberOfDone == queues.count - 1 {
+                finish(.completed)
+            }
+            return
+        }
+        var arguments: [SourceElement] = []
+        arguments.reserveCapacity(queues.count)
+        numberOfValues = 0
+        for source in 0..<queues.count {
+            arguments.append(queues[source].dequeue())
+            if !queues[source].isEmpty {
+                numberOfValues += 1
+            }
+        }
+        do {
+            outbox.append(.next(try parent.resultSelector(arguments)))
+        } catch {
+            finish(.error(error))
+        }
+    }
+
+    /// Puts the terminal `event` last in the outbox (called holding `lock`).
+    private func finish(_ event: Event<Result>) {
+        finished = true
+        outbox.append(event)
+    }
+
+    /// Sends the outbox's events until it is empty; disposes everything after a terminal one.
+    private func deliverOutbox() {
+        while true {
+            let batch: [Event<Result>] = lock.performLocked {
+                let batch = outbox
+                outbox.removeAll()
+                if batch.isEmpty {
+                    delivering = false
+                }
+                return batch
+            }
+            if batch.isEmpty { return }
+            for event in batch {
+                forwardOn(event)
+                if event.isStopEvent {
                     dispose()
-                } else {
-                    subscriptions[index].dispose()
+                    return
                 }
             }
         }

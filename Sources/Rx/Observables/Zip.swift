@@ -3,16 +3,20 @@
 ///
 /// Every source's events are handled under the sink's recursive lock, so the downstream
 /// observer never sees two events at once; the lock is recursive because a downstream
-/// observer may feed a source again.
+/// observer may feed a source again. Sources are disposed only after the lock is released
+/// (a source whose disposal waits for another thread sending to the zip cannot deadlock it).
 
-/// What a source observer reports to the zipping sink.
+/// What a source observer reports to the zipping sink (called holding the sink's lock).
+/// Each returns whether the zip ended, so the caller disposes it after the lock.
 protocol ZipSinkProtocol: AnyObject {
     /// Source `index` sent an element (already queued by its observer).
-    func next(_ index: Int)
+    func next(_ index: Int) -> Bool
     /// A source failed.
-    func fail(_ error: Swift.Error)
+    func fail(_ error: Swift.Error) -> Bool
     /// Source `index` completed. (As in RxSwift, the zip completes once every source did.)
-    func done(_ index: Int)
+    func done(_ index: Int) -> Bool
+    /// Ends the zip: disposes every source.
+    func dispose()
 }
 
 /// Sends a result each time every source has a queued element; completes when all are done.
@@ -24,6 +28,8 @@ class ZipSink<Observer: ObserverType>: Sink<Observer>, ZipSinkProtocol {
     private let arity: Int
     /// Guarded by `lock`.
     private var isDone: [Bool]
+    /// Guarded by `lock`: the terminal event was sent; later source events are ignored.
+    private var finished = false
 
     init(arity: Int, observer: Observer, cancel: Cancelable) {
         self.arity = arity
@@ -41,35 +47,44 @@ class ZipSink<Observer: ObserverType>: Sink<Observer>, ZipSinkProtocol {
         rxAbstractMethod()
     }
 
-    func next(_ index: Int) {
+    func next(_ index: Int) -> Bool {
+        if finished { return false }
         for source in 0..<arity where !hasElements(source) {
-            return
+            return false
         }
         do {
             let result = try getResult()
             forwardOn(.next(result))
+            return false
         } catch {
-            forwardOn(.error(error))
-            dispose()
+            return finish(.error(error))
         }
     }
 
-    func fail(_ error: Swift.Error) {
-        forwardOn(.error(error))
-        dispose()
+    func fail(_ error: Swift.Error) -> Bool {
+        if finished { return false }
+        return finish(.error(error))
     }
 
-    func done(_ index: Int) {
+    func done(_ index: Int) -> Bool {
+        if finished { return false }
         isDone[index] = true
         if !isDone.contains(false) {
-            forwardOn(.completed)
-            dispose()
+            return finish(.completed)
         }
+        return false
+    }
+
+    /// Sends the terminal `event`; the caller disposes after releasing the lock.
+    private func finish(_ event: Event<Element>) -> Bool {
+        finished = true
+        forwardOn(event)
+        return true
     }
 }
 
 /// Observes one source of a `zip`: queues its element and tells the sink, under the sink's
-/// lock.
+/// lock; disposes its source and, when the zip ended, the sink after releasing it.
 final class ZipObserver<Element>: ObserverType {
     typealias ElementQueuer = (Element) -> Void
 
@@ -88,18 +103,22 @@ final class ZipObserver<Element>: ObserverType {
     }
 
     func on(_ event: Event<Element>) {
-        lock.performLocked {
+        let ended: Bool = lock.performLocked {
             switch event {
             case .next(let value):
                 enqueue(value)
-                parent.next(index)
+                return parent.next(index)
             case .error(let error):
-                this.dispose()
-                parent.fail(error)
+                return parent.fail(error)
             case .completed:
-                this.dispose()
-                parent.done(index)
+                return parent.done(index)
             }
+        }
+        if event.isStopEvent {
+            this.dispose()
+        }
+        if ended {
+            parent.dispose()
         }
     }
 }

@@ -3,6 +3,11 @@ import Foundation
 
 /// Runs work on a concurrent dispatch queue (units may run in parallel).
 public final class ConcurrentDispatchQueueScheduler: SchedulerType, Sendable {
+    /// Seconds, as in RxSwift.
+    public typealias TimeInterval = Foundation.TimeInterval
+    /// Absolute time, as in RxSwift.
+    public typealias Time = Date
+
     private let configuration: DispatchQueueConfiguration
 
     /// Schedules on `queue`.

@@ -17,7 +17,7 @@ public struct HistoricalSchedulerTimeConverter: VirtualTimeConverterType, Sendab
     /// See `VirtualTimeConverterType`.
     public func convertFromVirtualTimeInterval(_ virtualTimeInterval: TimeInterval) -> TimeInterval { virtualTimeInterval }
     /// See `VirtualTimeConverterType`.
-    public func convertToVirtualTimeInterval(_ timeInterval: RxTimeInterval) -> TimeInterval { timeInterval.rxSeconds }
+    public func convertToVirtualTimeInterval(_ timeInterval: TimeInterval) -> TimeInterval { timeInterval }
     /// See `VirtualTimeConverterType`.
     public func offsetVirtualTime(_ time: RxTime, offset: TimeInterval) -> RxTime { time.addingTimeInterval(offset) }
     /// See `VirtualTimeConverterType`.
@@ -29,7 +29,7 @@ public struct HistoricalSchedulerTimeConverter: VirtualTimeConverterType, Sendab
 }
 
 /// A virtual time scheduler whose clock is a `Date`.
-public final class HistoricalScheduler: VirtualTimeScheduler<HistoricalSchedulerTimeConverter> {
+open class HistoricalScheduler: VirtualTimeScheduler<HistoricalSchedulerTimeConverter> {
     /// A scheduler at `initialClock` (default: the reference date 1970-01-01).
     public init(initialClock: RxTime = Date(timeIntervalSince1970: 0)) {
         super.init(initialClock: initialClock, converter: HistoricalSchedulerTimeConverter())

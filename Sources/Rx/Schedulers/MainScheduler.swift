@@ -2,54 +2,224 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// The application's main scheduler. It forwards everything to a pluggable host: by default
-/// a serial dispatch queue scheduler (so tests work with no event loop); the server installs
-/// its event loop's scheduler with `setHost(_:)`, tests may install a `TestScheduler`.
-public final class MainScheduler: SchedulerType, Sendable {
+/// A scheduler that can stand in for the main thread (see `MainScheduler.setHost(_:)`): it
+/// says whether the calling thread is the one its work runs on, so `MainScheduler.instance`
+/// may run work inline there, as RxSwift's does on the main thread.
+public protocol MainSchedulerHost: SchedulerType {
+    /// `true` when called on the thread this host runs its work on.
+    var isOnHostThread: Bool { get }
+}
+
+/// The application's main thread as a scheduler, as RxSwift's `MainScheduler`: `schedule`
+/// runs the action at once when called on the main thread with no main-thread work of this
+/// scheduler pending or running (a counter, like RxSwift's `numberEnqueued`), and queues it
+/// otherwise; `asyncInstance` always queues.
+///
+/// Without a host, the main thread is the process's: work goes to `DispatchQueue.main`, so
+/// something must drive it (`dispatchMain()`, a run loop, `toBlocking()` on the main thread).
+/// A server installs its event loop with `setHost(_:)`: the loop thread is then the main
+/// thread. A host that is not a `MainSchedulerHost` (a `TestScheduler` in tests) has no
+/// thread: everything is handed to it and nothing runs inline. With a host that follows the
+/// calling thread's loop (several loops, one per core), each loop thread is a main thread
+/// for the work scheduled from it: keep a sequence observed on `MainScheduler` on one loop.
+public final class MainScheduler: SerialDispatchQueueScheduler, @unchecked Sendable { // only immutable state; the slot locks itself
     /// The main scheduler.
     public static let instance = MainScheduler()
 
-    /// The main scheduler for work that must always be queued, never run inline (the host
-    /// decides; the default host always queues).
-    public static let asyncInstance = MainScheduler()
+    /// The main scheduler for work that must always be queued, never run inline.
+    public static let asyncInstance: SerialDispatchQueueScheduler = MainAsyncScheduler()
 
-    private static let lock = RxLock(())
-    /// Guarded by `lock`.
-    nonisolated(unsafe) private static var host: any SchedulerType = defaultHost
-    private static let defaultHost = SerialDispatchQueueScheduler(internalSerialQueueName: "rx.main")
+    /// A main scheduler. Use `instance`: every main scheduler shares the host and its count
+    /// of pending work.
+    public init() {
+        super.init(serialQueue: DispatchQueue.main)
+    }
 
-    private init() {}
+    /// Stops the program (with `errorMessage`) unless called on the main thread (the host's
+    /// thread; always passes with a host that has no thread).
+    public class func ensureExecutingOnScheduler(errorMessage: String? = nil) {
+        if !MainThreadHost.current.passesMainThreadCheck {
+            rxFatalError(errorMessage ?? "Executing on background thread. Please use `MainScheduler.instance.schedule` to schedule work on main thread.")
+        }
+    }
 
-    /// Makes `host` run everything scheduled on `MainScheduler` from now on.
+    /// Stops the program (with `errorMessage`) unless called on the main thread (the host's
+    /// thread; always passes with a host that has no thread).
+    public class func ensureRunningOnMainThread(errorMessage: String? = nil) {
+        if !MainThreadHost.current.passesMainThreadCheck {
+            rxFatalError(errorMessage ?? "Running on background thread.")
+        }
+    }
+
+    /// Makes `host` the main thread from now on: everything scheduled on the main schedulers
+    /// goes to it.
     public static func setHost(_ host: any SchedulerType) {
-        lock.performLocked { self.host = host }
+        MainThreadHost.install(MainThreadHost(host: host))
     }
 
-    /// Restores the default host (a serial dispatch queue).
+    /// Restores the default host: the process's main thread (`DispatchQueue.main`).
     public static func resetHost() {
-        lock.performLocked { self.host = defaultHost }
+        MainThreadHost.install(MainThreadHost(host: nil))
     }
 
-    /// The current host.
+    /// The current host (`asyncInstance` when none is installed).
     public static var currentHost: any SchedulerType {
-        lock.performLocked { host }
+        MainThreadHost.current.host ?? asyncInstance
     }
 
     /// The host's current time.
-    public var now: RxTime { Self.currentHost.now }
-
-    /// Schedules `action` on the host.
-    public func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
-        Self.currentHost.schedule(state, action: action)
+    public override var now: RxTime {
+        MainThreadHost.current.host?.now ?? Date()
     }
 
-    /// Schedules `action` on the host after `dueTime`.
-    public func scheduleRelative<StateType>(_ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable) -> Disposable {
-        Self.currentHost.scheduleRelative(state, dueTime: dueTime, action: action)
+    override func scheduleInternal<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
+        let host = MainThreadHost.current
+        let previouslyEnqueued = host.enqueued.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue
+        if previouslyEnqueued == 0 && host.mayRunInline {
+            let disposable = action(state)
+            host.enqueued.wrappingSubtract(1, ordering: .releasing)
+            return disposable
+        }
+        return host.enqueue(state, counted: true, action: action)
     }
 
-    /// Schedules `action` on the host every `period`.
-    public func schedulePeriodic<StateType>(_ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping (StateType) -> StateType) -> Disposable {
-        Self.currentHost.schedulePeriodic(state, startAfter: startAfter, period: period, action: action)
+    override func scheduleRelativeInternal<StateType>(_ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable) -> Disposable {
+        MainThreadHost.current.scheduleRelative(state, dueTime: dueTime, action: action)
+    }
+
+    /// Schedules `action` on the main thread every `period`.
+    public override func schedulePeriodic<StateType>(_ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping (StateType) -> StateType) -> Disposable {
+        MainThreadHost.current.schedulePeriodic(state, startAfter: startAfter, period: period, action: action)
+    }
+}
+
+/// `MainScheduler.asyncInstance`: the main thread, always queued.
+private final class MainAsyncScheduler: SerialDispatchQueueScheduler, @unchecked Sendable { // no state of its own
+    init() {
+        super.init(serialQueue: DispatchQueue.main)
+    }
+
+    override var now: RxTime {
+        MainThreadHost.current.host?.now ?? Date()
+    }
+
+    override func scheduleInternal<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
+        MainThreadHost.current.enqueue(state, counted: false, action: action)
+    }
+
+    override func scheduleRelativeInternal<StateType>(_ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable) -> Disposable {
+        MainThreadHost.current.scheduleRelative(state, dueTime: dueTime, action: action)
+    }
+
+    override func schedulePeriodic<StateType>(_ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping (StateType) -> StateType) -> Disposable {
+        MainThreadHost.current.schedulePeriodic(state, startAfter: startAfter, period: period, action: action)
+    }
+}
+
+/// What the main schedulers run on: an installed host, or `DispatchQueue.main`. Each install
+/// makes a new one, with its own count of pending work, so work a stopped host never ran
+/// cannot keep the next host from running work inline.
+// @unchecked Sendable: immutable apart from the atomic counter; hosts are schedulers, which
+// are callable from any thread.
+final class MainThreadHost: @unchecked Sendable {
+    let host: (any SchedulerType)?
+    private let threadOwner: (any MainSchedulerHost)?
+    /// Work of `MainScheduler.instance` queued on this host or running inline, not finished.
+    let enqueued = Atomic<Int>(0)
+    private let mainQueue = DispatchQueueConfiguration(queue: DispatchQueue.main, leeway: .nanoseconds(0))
+
+    init(host: (any SchedulerType)?) {
+        self.host = host
+        threadOwner = host as? any MainSchedulerHost
+    }
+
+    private static let slot = Mutex(MainThreadHost(host: nil))
+
+    /// The host installed now.
+    static var current: MainThreadHost { slot.withLock { $0 } }
+
+    static func install(_ host: MainThreadHost) {
+        slot.withLock { $0 = host }
+    }
+
+    /// `true` on the thread work runs on, where `MainScheduler.instance` may run work inline:
+    /// the host's thread, or the process's main thread without a host; never for a host
+    /// without a thread (a virtual time scheduler gets all the work).
+    var mayRunInline: Bool {
+        guard host != nil else { return Thread.isMainThread }
+        return threadOwner?.isOnHostThread ?? false
+    }
+
+    /// `true` where `ensureRunningOnMainThread` passes: as `mayRunInline`, but everywhere for
+    /// a host without a thread.
+    var passesMainThreadCheck: Bool {
+        guard host != nil else { return Thread.isMainThread }
+        return threadOwner?.isOnHostThread ?? true
+    }
+
+    /// Queues `action` (never inline); `counted` work leaves `enqueued` once it ran or was
+    /// skipped.
+    func enqueue<StateType>(_ state: StateType, counted: Bool, action: @escaping (StateType) -> Disposable) -> Disposable {
+        let work = CountedWork(state: state, action: action, countedIn: counted ? self : nil)
+        let box = UncheckedSendableBox(value: work)
+        if let host {
+            _ = host.schedule(()) { _ in
+                box.value.run()
+                return Disposables.create()
+            }
+        } else {
+            DispatchQueue.main.async {
+                box.value.run()
+            }
+        }
+        return work
+    }
+
+    func scheduleRelative<StateType>(_ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable) -> Disposable {
+        if let host {
+            return host.scheduleRelative(state, dueTime: dueTime, action: action)
+        }
+        return mainQueue.scheduleRelative(state, dueTime: dueTime, action: action)
+    }
+
+    func schedulePeriodic<StateType>(_ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping (StateType) -> StateType) -> Disposable {
+        if let host {
+            return host.schedulePeriodic(state, startAfter: startAfter, period: period, action: action)
+        }
+        return mainQueue.schedulePeriodic(state, startAfter: startAfter, period: period, action: action)
+    }
+}
+
+/// Work queued on the main thread: runs once unless disposed first; either way it leaves
+/// the pending-work count once it ran or was skipped.
+private final class CountedWork<StateType>: Cancelable {
+    private let state: StateType
+    private let action: (StateType) -> Disposable
+    private let countedIn: MainThreadHost?
+    private let result = SingleAssignmentDisposable()
+
+    init(state: StateType, action: @escaping (StateType) -> Disposable, countedIn: MainThreadHost?) {
+        self.state = state
+        self.action = action
+        self.countedIn = countedIn
+        Resources.incrementTotal()
+    }
+
+    var isDisposed: Bool { result.isDisposed }
+
+    /// On the main thread.
+    func run() {
+        if !result.isDisposed {
+            result.setDisposable(action(state))
+        }
+        countedIn?.enqueued.wrappingSubtract(1, ordering: .releasing)
+    }
+
+    func dispose() {
+        result.dispose()
+    }
+
+    deinit {
+        Resources.decrementTotal()
     }
 }

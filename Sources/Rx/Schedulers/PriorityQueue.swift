@@ -64,3 +64,10 @@ struct PriorityQueue<Element: AnyObject> {
         }
     }
 }
+
+extension PriorityQueue: CustomDebugStringConvertible {
+    /// The elements in heap order.
+    var debugDescription: String {
+        elements.map { String(reflecting: $0) }.description
+    }
+}

@@ -2,8 +2,16 @@ import Dispatch
 import Foundation
 
 /// Runs work on a serial dispatch queue: one unit at a time, in order.
-public final class SerialDispatchQueueScheduler: SchedulerType, Sendable {
-    private let configuration: DispatchQueueConfiguration
+///
+/// A class (not `final`), as in RxSwift: `MainScheduler` is one.
+// @unchecked Sendable: every stored property is immutable and a dispatch queue is thread-safe.
+public class SerialDispatchQueueScheduler: SchedulerType, @unchecked Sendable {
+    /// Seconds, as in RxSwift.
+    public typealias TimeInterval = Foundation.TimeInterval
+    /// Absolute time, as in RxSwift.
+    public typealias Time = Date
+
+    let configuration: DispatchQueueConfiguration
 
     /// Schedules on `serialQueue` (which must be serial).
     public init(serialQueue: DispatchQueue, leeway: DispatchTimeInterval = .nanoseconds(0)) {
@@ -32,12 +40,22 @@ public final class SerialDispatchQueueScheduler: SchedulerType, Sendable {
     public var now: RxTime { Date() }
 
     /// Schedules `action` on the queue.
-    public func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
+    public final func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
+        scheduleInternal(state, action: action)
+    }
+
+    /// What `schedule` does; `MainScheduler` runs work inline where it may.
+    func scheduleInternal<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
         configuration.schedule(state, action: action)
     }
 
     /// Schedules `action` on the queue after `dueTime`.
-    public func scheduleRelative<StateType>(_ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable) -> Disposable {
+    public final func scheduleRelative<StateType>(_ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable) -> Disposable {
+        scheduleRelativeInternal(state, dueTime: dueTime, action: action)
+    }
+
+    /// What `scheduleRelative` does; the main schedulers hand it to their host.
+    func scheduleRelativeInternal<StateType>(_ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable) -> Disposable {
         configuration.scheduleRelative(state, dueTime: dueTime, action: action)
     }
 

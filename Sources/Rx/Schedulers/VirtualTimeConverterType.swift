@@ -1,6 +1,7 @@
 import Foundation
 
-/// Converts between a virtual time scheduler's units and real time.
+/// Converts between a virtual time scheduler's units and real time (RxSwift's requirements:
+/// intervals convert to and from `TimeInterval` seconds).
 public protocol VirtualTimeConverterType {
     /// Virtual time.
     associatedtype VirtualTimeUnit
@@ -13,8 +14,8 @@ public protocol VirtualTimeConverterType {
     func convertToVirtualTime(_ time: RxTime) -> VirtualTimeUnit
     /// Seconds of `virtualTimeInterval`.
     func convertFromVirtualTimeInterval(_ virtualTimeInterval: VirtualTimeIntervalUnit) -> TimeInterval
-    /// Virtual interval of `timeInterval`.
-    func convertToVirtualTimeInterval(_ timeInterval: RxTimeInterval) -> VirtualTimeIntervalUnit
+    /// Virtual interval of `timeInterval` seconds.
+    func convertToVirtualTimeInterval(_ timeInterval: TimeInterval) -> VirtualTimeIntervalUnit
     /// `time` moved by `offset`.
     func offsetVirtualTime(_ time: VirtualTimeUnit, offset: VirtualTimeIntervalUnit) -> VirtualTimeUnit
     /// Order of two virtual times.

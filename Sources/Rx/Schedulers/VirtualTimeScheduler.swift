@@ -1,7 +1,11 @@
 import Foundation
 
 /// A scheduler whose clock only moves when work runs: `start()` runs the queued work in time
-/// order, jumping the clock to each item's time. Used from one thread at a time.
+/// order, jumping the clock to each item's time. Subclass it with your own
+/// `VirtualTimeConverterType`, as with RxSwift's.
+///
+/// Used from one thread at a time. Unlike RxSwift's, it does not require that thread to be
+/// the main thread (RxSwift checks with `MainScheduler.ensureExecutingOnScheduler()`).
 open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerType {
     /// Virtual time.
     public typealias VirtualTime = Converter.VirtualTimeUnit
@@ -10,7 +14,7 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
 
     private var running = false
     private var currentClock: VirtualTime
-    private var queue: PriorityQueue<VirtualSchedulerItem<VirtualTime>>
+    fileprivate var queue: PriorityQueue<VirtualSchedulerItem<VirtualTime>>
     private var nextId = 0
     private let converter: Converter
 
@@ -38,10 +42,11 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
         scheduleRelative(state, dueTime: .microseconds(0), action: action)
     }
 
-    /// Schedules `action` after `dueTime` converted to virtual time.
+    /// Schedules `action` at `now + dueTime` converted to virtual time, adjusted by
+    /// `adjustScheduledTime` (the only entry point that adjusts, as in RxSwift).
     public func scheduleRelative<StateType>(_ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable) -> Disposable {
-        let time = converter.offsetVirtualTime(clock, offset: converter.convertToVirtualTimeInterval(dueTime))
-        return scheduleAbsoluteVirtual(state, time: time, action: action)
+        let time = converter.convertToVirtualTime(now.addingDispatchInterval(dueTime))
+        return scheduleAbsoluteVirtual(state, time: adjustScheduledTime(time), action: action)
     }
 
     /// Schedules `action` after `dueTime` virtual time units.
@@ -49,18 +54,19 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
         scheduleAbsoluteVirtual(state, time: converter.offsetVirtualTime(clock, offset: dueTime), action: action)
     }
 
-    /// Schedules `action` at virtual time `time` (adjusted by `adjustScheduledTime`).
+    /// Schedules `action` at virtual time `time`, as given (a time already past runs next,
+    /// without moving the clock back).
     public func scheduleAbsoluteVirtual<StateType>(_ state: StateType, time: VirtualTime, action: @escaping (StateType) -> Disposable) -> Disposable {
         let id = nextId
         nextId += 1
-        let item = VirtualSchedulerItem(time: adjustScheduledTime(time), id: id) {
+        let item = VirtualSchedulerItem(time: time, id: id) {
             action(state)
         }
         queue.enqueue(item)
         return item
     }
 
-    /// Adjusts the time of work scheduled at `time`. Default: unchanged.
+    /// Adjusts the time of work scheduled with `schedule`/`scheduleRelative`. Default: unchanged.
     open func adjustScheduledTime(_ time: VirtualTime) -> VirtualTime {
         time
     }
@@ -127,6 +133,13 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
     }
 }
 
+extension VirtualTimeScheduler: CustomDebugStringConvertible {
+    /// The virtual times of the queued work.
+    public var debugDescription: String {
+        queue.debugDescription
+    }
+}
+
 /// One unit of work of a virtual time scheduler. Counted in `Resources.total` while alive.
 final class VirtualSchedulerItem<Time>: Cancelable {
     let time: Time
@@ -156,5 +169,12 @@ final class VirtualSchedulerItem<Time>: Cancelable {
 
     deinit {
         Resources.decrementTotal()
+    }
+}
+
+extension VirtualSchedulerItem: CustomDebugStringConvertible {
+    /// The item's virtual time.
+    var debugDescription: String {
+        "\(time)"
     }
 }

@@ -59,17 +59,16 @@ public final class AsyncSubject<Element>: Observable<Element>, SubjectType, Obse
         }
     }
 
-    /// Subscribes `observer`; after termination it gets the result at once.
+    /// Subscribes `observer`; after termination it gets the result at once (sent after the
+    /// lock is released, so the observer may call back into the subject).
     public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
-        lock.performLocked {
+        var result: [Event<Element>] = []
+        let subscription: Disposable = lock.performLocked {
             if stopped {
                 if let stoppedError {
-                    observer.on(.error(stoppedError))
+                    result = [.error(stoppedError)]
                 } else {
-                    if let lastElement {
-                        observer.on(.next(lastElement))
-                    }
-                    observer.on(.completed)
+                    result = lastElement.map { [.next($0), .completed] } ?? [.completed]
                 }
                 return Disposables.create()
             }
@@ -78,6 +77,10 @@ public final class AsyncSubject<Element>: Observable<Element>, SubjectType, Obse
             Resources.incrementTotal()
             return subscription
         }
+        for event in result {
+            observer.on(event)
+        }
+        return subscription
     }
 
     @usableFromInline

@@ -3,8 +3,8 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
     /// The observer side is the subject itself.
     public typealias SubjectObserverType = BehaviorSubject<Element>
 
-    /// Recursive: held while replaying the value, which may call back into the subject.
-    private let lock = RecursiveLock()
+    /// Guards the state below; never held while sending events.
+    private let lock = RxLock(())
     /// Guarded by `lock`, as are the four below.
     private var element: Element
     private var observers = SubjectObserverList()
@@ -70,20 +70,33 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
     }
 
     /// Sends the current value to `observer`, then the later events.
+    ///
+    /// The value is sent after the lock is released, so the observer may call back into the
+    /// subject; events sent meanwhile (by it or by other threads) follow the value in order.
     public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
-        lock.performLocked {
+        let start: BehaviorStart<Element> = lock.performLocked {
             if disposed {
-                observer.on(.error(RxError.disposed(object: self)))
-                return Disposables.create()
+                return .disposed
             }
             if stopped {
-                observer.on(stoppedError.map { .error($0) } ?? .completed)
-                return Disposables.create()
+                return .terminated(stoppedError.map { .error($0) } ?? .completed)
             }
-            let subscription = SubjectSubscription(handler: observer.on, owner: self)
+            let gate = SubscriptionGate(observer.on)
+            let subscription = SubjectSubscription(handler: gate.on, owner: self)
             observers.insert(subscription)
             Resources.incrementTotal()
-            observer.on(.next(element))
+            return .live(element, gate, subscription)
+        }
+        switch start {
+        case .disposed:
+            observer.on(.error(RxError.disposed(object: self)))
+            return Disposables.create()
+        case .terminated(let terminal):
+            observer.on(terminal)
+            return Disposables.create()
+        case .live(let value, let gate, let subscription):
+            observer.on(.next(value))
+            gate.open()
             return subscription
         }
     }
@@ -113,4 +126,11 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
         // Observers still registered are released with the subject.
         Resources.counter.wrappingSubtract(observers.count, ordering: .relaxed)
     }
+}
+
+/// How a new observer of a `BehaviorSubject` starts, decided under the subject's lock.
+private enum BehaviorStart<Element> {
+    case disposed
+    case terminated(Event<Element>)
+    case live(Element, SubscriptionGate<Element>, SubjectSubscription<Element>)
 }

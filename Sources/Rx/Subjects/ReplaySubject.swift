@@ -4,8 +4,8 @@ public class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverT
     /// The observer side is the subject itself.
     public typealias SubjectObserverType = ReplaySubject<Element>
 
-    /// Recursive: held while replaying, which may call back into the subject.
-    private let lock = RecursiveLock()
+    /// Guards the state below; never held while sending events.
+    private let lock = RxLock(())
     private let bufferSize: Int?
     /// Guarded by `lock`, as are the ones below.
     private var buffer: [Element] = []
@@ -92,22 +92,40 @@ public class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverT
     }
 
     /// Replays the buffer (and the terminal event) to `observer`, then sends the later events.
+    ///
+    /// The replay runs after the lock is released, so the observer may call back into the
+    /// subject; events sent meanwhile (by it or by other threads) reach it right after the
+    /// replayed ones, in order.
     public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
-        lock.performLocked {
+        let start: ReplayStart<Element> = lock.performLocked {
             if disposed {
-                observer.on(.error(RxError.disposed(object: self)))
-                return Disposables.create()
+                return .disposed
             }
-            for index in bufferStart..<buffer.count {
-                observer.on(.next(buffer[index]))
-            }
+            let replayed = Array(buffer[bufferStart...])
             if stopped {
-                observer.on(stoppedError.map { .error($0) } ?? .completed)
-                return Disposables.create()
+                return .terminated(replayed, stoppedError.map { .error($0) } ?? .completed)
             }
-            let subscription = SubjectSubscription(handler: observer.on, owner: self)
+            let gate = SubscriptionGate(observer.on)
+            let subscription = SubjectSubscription(handler: gate.on, owner: self)
             observers.insert(subscription)
             Resources.incrementTotal()
+            return .live(replayed, gate, subscription)
+        }
+        switch start {
+        case .disposed:
+            observer.on(.error(RxError.disposed(object: self)))
+            return Disposables.create()
+        case .terminated(let replayed, let terminal):
+            for element in replayed {
+                observer.on(.next(element))
+            }
+            observer.on(terminal)
+            return Disposables.create()
+        case .live(let replayed, let gate, let subscription):
+            for element in replayed {
+                observer.on(.next(element))
+            }
+            gate.open()
             return subscription
         }
     }
@@ -139,4 +157,11 @@ public class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverT
         // Observers still registered are released with the subject.
         Resources.counter.wrappingSubtract(observers.count, ordering: .relaxed)
     }
+}
+
+/// How a new observer of a `ReplaySubject` starts, decided under the subject's lock.
+private enum ReplayStart<Element> {
+    case disposed
+    case terminated([Element], Event<Element>)
+    case live([Element], SubscriptionGate<Element>, SubjectSubscription<Element>)
 }

@@ -65,13 +65,14 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Neve
         } else {
             disposable = Disposables.create()
         }
+        let callStack = Hooks.subscriptionCallStack()
         let subscription = subscribe { event in
             switch event {
             case .error(let error):
                 if let onError {
                     onError(error)
                 } else {
-                    Hooks.defaultErrorHandler(error)
+                    Hooks.defaultErrorHandler(callStack, error)
                 }
             case .completed:
                 onCompleted?()

@@ -72,6 +72,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
         } else {
             disposable = Disposables.create()
         }
+        let callStack = Hooks.subscriptionCallStack()
         let subscription = subscribe { event in
             switch event {
             case .success(let element):
@@ -80,7 +81,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
                 if let onError {
                     onError(error)
                 } else {
-                    Hooks.defaultErrorHandler(error)
+                    Hooks.defaultErrorHandler(callStack, error)
                 }
             case .completed:
                 onCompleted?()

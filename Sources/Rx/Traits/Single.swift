@@ -64,6 +64,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
         } else {
             disposable = Disposables.create()
         }
+        let callStack = Hooks.subscriptionCallStack()
         let subscription = subscribe { event in
             switch event {
             case .success(let element):
@@ -72,7 +73,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
                 if let onFailure {
                     onFailure(error)
                 } else {
-                    Hooks.defaultErrorHandler(error)
+                    Hooks.defaultErrorHandler(callStack, error)
                 }
             }
             disposable.dispose()

@@ -64,7 +64,7 @@ public final class SessionMetrics: Sendable {
         metric("rxlive_messages_received_total", "counter", "Client messages received.", [("", messagesReceived)])
         metric("rxlive_messages_sent_total", "counter", "Server messages sent (ready, outputs, errors).", [("", messagesSent)])
         metric("rxlive_errors_sent_total", "counter", "Error messages sent for refused client messages.", [("", errorsSentTotal)])
-        metric("rxlive_rx_resources", "gauge", "Live Rx resources (Resources.total).", [("", Resources.total)])
+        metric("rxlive_rx_resources", "gauge", "Live Rx resources (Resources.total).", [("", Int(Resources.total))])
         return text
     }
 }

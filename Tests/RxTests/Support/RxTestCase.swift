@@ -7,7 +7,7 @@ import XCTest
 /// `tearDown` waits up to two seconds for work queued on dispatch queues to finish and
 /// release its resources before it checks.
 class RxTestCase: XCTestCase {
-    private var resourcesAtStart = 0
+    private var resourcesAtStart: Int32 = 0
 
     override func setUp() {
         super.setUp()
