@@ -63,7 +63,6 @@ let package = Package(
         .testTarget(name: "RxCocoaTests", dependencies: ["Rx", "RxRelay", "RxCocoa", "RxTest"]),
         .testTarget(name: "RxCompatibilityTests", dependencies: ["Rx", "RxRelay", "RxCocoa", "RxTest", "RxBlocking"]),
         .testTarget(name: "SessionsTests", dependencies: ["Sessions", "ViewModels", "Rx", "RxTest", "HTTPServer", "EventLoop"]),
-        .testTarget(name: "RxCompatibilityTests", dependencies: ["Rx", "RxRelay", "RxTest", "RxBlocking"]),
     ],
     swiftLanguageModes: [.v6]
 )
