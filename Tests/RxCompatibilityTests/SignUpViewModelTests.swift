@@ -8,7 +8,7 @@ import XCTest
 /// The sign-up view model on virtual time: the test scheduler is both the sharing scheduler
 /// of Driver/Signal and the host of `MainScheduler` (for the binders).
 final class SignUpViewModelTests: XCTestCase {
-    private var resourcesAtStart = 0
+    private var resourcesAtStart: Int32 = 0
 
     override func setUp() {
         super.setUp()

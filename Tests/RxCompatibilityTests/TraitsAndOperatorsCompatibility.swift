@@ -129,7 +129,7 @@ private final class ScheduledProfileAPI: ProfileAPI {
 }
 
 final class TraitsAndOperatorsCompatibilityTests: XCTestCase {
-    private var resourcesAtStart = 0
+    private var resourcesAtStart: Int32 = 0
 
     override func setUp() {
         super.setUp()
@@ -223,16 +223,16 @@ final class TraitsAndOperatorsCompatibilityTests: XCTestCase {
         let chain = Completable.concat(Completable.empty(), Completable.empty().delay(.milliseconds(5), scheduler: background))
             .andThen(Maybe.just("done"))
         XCTAssertEqual(try chain.toBlocking(timeout: 10).toArray(), ["done"])
-        switch Completable.error(CompatibilityError.failed).toBlocking(timeout: 10).materialize() {
+        switch Completable.error(ProfileChainError.failed).toBlocking(timeout: 10).materialize() {
         case .failed(let elements, let error):
             XCTAssertTrue(elements.isEmpty)
-            XCTAssertEqual(error as? CompatibilityError, .failed)
+            XCTAssertEqual(error as? ProfileChainError, .failed)
         case .completed:
             XCTFail("expected the error")
         }
     }
 }
 
-private enum CompatibilityError: Error, Equatable {
+private enum ProfileChainError: Error, Equatable {
     case failed
 }

@@ -5,7 +5,7 @@ import XCTest
 /// Base class of the RxCocoa tests: each test must leave `Resources.total` where it found it
 /// (waiting up to two seconds for work on dispatch queues and tasks to release its resources).
 class RxCocoaTestCase: XCTestCase {
-    private var resourcesAtStart = 0
+    private var resourcesAtStart: Int32 = 0
 
     override func setUp() {
         super.setUp()
