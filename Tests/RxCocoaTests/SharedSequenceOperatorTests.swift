@@ -70,7 +70,7 @@ final class SharedSequenceOperatorTests: RxCocoaTestCase {
         let scheduler = TestScheduler(initialClock: 0)
         SharingScheduler.mock(scheduler: scheduler) {
             let res = scheduler.start { Driver.concat([Driver.just(1), Driver.just(2)]).delay(.seconds(5)).asObservable() }
-            XCTAssertEqual(res.events, [.next(206, 1), .next(207, 2), .completed(207)])
+            XCTAssertEqual(res.events, [.next(206, 1), .next(207, 2), .completed(208)])
         }
         let other = TestScheduler(initialClock: 0)
         SharingScheduler.mock(scheduler: other) {

@@ -93,8 +93,8 @@ final class DeprecatedOverloadTests: RxTestCase {
         XCTAssertEqual(runTrait(nil) { xs, _ in xs.asSingle().catchError { _ in .just(2) }.asObservable() }, [.next(210, 2), .completed(210)])
         XCTAssertEqual(runTrait(nil) { xs, _ in xs.asSingle().catchErrorJustReturn(3).asObservable() }, [.next(210, 3), .completed(210)])
         XCTAssertEqual(runTrait(nil) { xs, _ in xs.asMaybe().catchErrorJustReturn(4).asObservable() }, [.next(210, 4), .completed(210)])
-        XCTAssertEqual(runTrait(nil) { xs, _ in xs.asMaybe().retryWhen { (errors: Observable<Error>) in errors.take(2) }.asObservable() }, [.completed(220)])
-        XCTAssertEqual(runTrait(nil) { xs, _ in xs.asMaybe().retryWhen { (errors: Observable<TestError>) in errors.take(2) }.asObservable() }, [.completed(220)])
+        XCTAssertEqual(runTrait(nil) { xs, _ in xs.asMaybe().retryWhen { (errors: Observable<Error>) in errors.take(2) }.asObservable() }, [.completed(230)])
+        XCTAssertEqual(runTrait(nil) { xs, _ in xs.asMaybe().retryWhen { (errors: Observable<TestError>) in errors.take(2) }.asObservable() }, [.completed(230)])
         var seen: [Int] = []
         XCTAssertEqual(runTrait(1) { xs, _ in xs.asSingle().do(onNext: { seen.append($0) }).asObservable() }, [.next(210, 1), .completed(210)])
         XCTAssertEqual(seen, [1])
@@ -102,7 +102,7 @@ final class DeprecatedOverloadTests: RxTestCase {
 
     @available(*, deprecated, message: "exercises deprecated overloads")
     func testTraitTimeIntervalOverloads() {
-        XCTAssertEqual(runTrait(1) { xs, s in xs.asSingle().delay(5, scheduler: s).asObservable() }, [.next(215, 1), .completed(215)])
+        XCTAssertEqual(runTrait(1) { xs, s in xs.asSingle().delay(5, scheduler: s).asObservable() }, [.next(215, 1), .completed(216)])
         XCTAssertEqual(runTrait(1) { xs, s in xs.asSingle().delaySubscription(5, scheduler: s).asObservable() }, [.next(215, 1), .completed(215)])
         XCTAssertEqual(runTrait(1) { xs, s in xs.asSingle().timeout(5, scheduler: s).asObservable() }, [.error(205, RxError.timeout)])
         XCTAssertEqual(runTrait(1) { xs, s in xs.asSingle().timeout(5, other: .just(8), scheduler: s).asObservable() }, [.next(205, 8), .completed(205)])

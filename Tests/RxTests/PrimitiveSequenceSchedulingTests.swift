@@ -17,7 +17,7 @@ final class PrimitiveSequenceSchedulingTests: RxTestCase {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createColdObservable([.next(10, 1), .completed(10)])
         let res = scheduler.start { xs.asMaybe().delay(.seconds(15), scheduler: scheduler).asObservable() }
-        XCTAssertEqual(res.events, [.next(225, 1), .completed(225)])
+        XCTAssertEqual(res.events, [.next(225, 1), .completed(226)])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 210)])
 
         let ys = scheduler.createColdObservable([.error(10, testError)] as [Recorded<Event<Never>>])
