@@ -9,6 +9,12 @@ import Rx
 /// inline, which makes the delay impossible to configure or test; here that line calls
 /// `loginRequest()`, which asks the injected `LoginService`, whose default
 /// (`SimulatedLoginService()`) runs exactly the seed's line.
+///
+/// The seed's request takes no arguments, but a real service must see the credentials:
+/// `transform` first records the latest username and password as they flow into the
+/// seed's code (`LatestCredentials`), and `loginRequest()` hands them to the service.
+/// Both are read at the same tap, so the request checks exactly the values that made
+/// `credentialsValid` true.
 public struct LoginViewModel: ViewModelType {
     /// The seed's inputs: the two text fields (`rx.text.orEmpty`) and the button (`rx.tap`).
     public struct Input {
@@ -45,13 +51,17 @@ public struct LoginViewModel: ViewModelType {
         self.service = service
     }
 
-    /// The seed's request line, delegated to the injected service.
-    private func loginRequest() -> Observable<Bool> {
-        service.login()
+    /// The seed's request line, delegated to the injected service with the latest credentials.
+    private func loginRequest(_ credentials: LatestCredentials) -> Observable<Bool> {
+        service.login(username: credentials.username, password: credentials.password)
     }
 
     /// The seed's `transform`, unchanged but for the request line (see the type's comment).
     public func transform(input: Input) -> Output {
+        let latest = LatestCredentials()
+        let input = latest.recording(input)
+        func loginRequest() -> Observable<Bool> { self.loginRequest(latest) }
+
         let credentialsValid = Observable.combineLatest(input.username, input.password) { username, password in
             return !username.isEmpty && !password.isEmpty
         }
@@ -67,5 +77,22 @@ public struct LoginViewModel: ViewModelType {
             }
 
         return Output(isLoginButtonEnabled: isLoginButtonEnabled, loginResult: loginResult)
+    }
+}
+
+/// The username and password most recently seen by one run of `transform`.
+///
+/// Each session runs `transform` once, and its inputs arrive on that session's loop, so the
+/// two fields are written and read on one thread.
+private final class LatestCredentials {
+    var username = ""
+    var password = ""
+
+    /// `input` with its text fields recorded here as they pass.
+    func recording(_ input: LoginViewModel.Input) -> LoginViewModel.Input {
+        LoginViewModel.Input(
+            username: input.username.do(onNext: { self.username = $0 }),
+            password: input.password.do(onNext: { self.password = $0 }),
+            loginTapped: input.loginTapped)
     }
 }

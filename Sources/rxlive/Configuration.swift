@@ -26,6 +26,54 @@ struct Configuration: Equatable, Sendable {
     /// Messages per second one session may send (bursts of twice that); 0 turns the
     /// limit off (benchmarks).
     var messageRate: Double = 100
+    /// What answers the login form: the account store (default) or the seed's simulation.
+    var loginService: LoginServiceKind = .store
+    /// Where the accounts are (`sqlite:PATH` or `postgres://…`).
+    var database: DatabaseLocation = .sqlite(path: "data/rxlive.sqlite")
+    /// Threads that hash passwords; the default leaves one core to the event loop.
+    var loginWorkers = max(1, ProcessInfo.processInfo.activeProcessorCount - 1)
+    /// Proxies whose `X-Forwarded-For` is believed (exact IP addresses).
+    var trustedProxies: [String] = []
+}
+
+/// What answers the login form.
+enum LoginServiceKind: String, Equatable, Sendable, CaseIterable {
+    /// Accounts in `--database`, passwords hashed with argon2id.
+    case store
+    /// The seed's simulation: `true` after `--login-delay` for any filled-in form.
+    case simulated
+}
+
+/// Where the accounts are kept.
+enum DatabaseLocation: Equatable, Sendable, CustomStringConvertible {
+    /// A local SQLite file.
+    case sqlite(path: String)
+    /// A PostgreSQL server, as a libpq connection URI.
+    case postgres(uri: String)
+
+    /// Reads `sqlite:PATH`, `postgres://…` or `postgresql://…`.
+    init?(_ text: String) {
+        if text.hasPrefix("sqlite:") {
+            let path = String(text.dropFirst("sqlite:".count))
+            guard !path.isEmpty else { return nil }
+            self = .sqlite(path: path)
+        } else if text.hasPrefix("postgres://") || text.hasPrefix("postgresql://") {
+            self = .postgres(uri: text)
+        } else {
+            return nil
+        }
+    }
+
+    /// The location with any password in a PostgreSQL URI hidden, for logs.
+    var description: String {
+        switch self {
+        case .sqlite(let path): return "sqlite:\(path)"
+        case .postgres(let uri):
+            guard let at = uri.lastIndex(of: "@"), let scheme = uri.range(of: "://"),
+                  let colon = uri[scheme.upperBound..<at].firstIndex(of: ":") else { return uri }
+            return String(uri[..<uri.index(after: colon)]) + "***" + String(uri[at...])
+        }
+    }
 }
 
 /// A configuration value that cannot be used, reported in one line.
@@ -46,6 +94,10 @@ extension Configuration {
         case pongTimeout = "RXLIVE_PONG_TIMEOUT"
         case allowedOrigins = "RXLIVE_ALLOWED_ORIGINS"
         case messageRate = "RXLIVE_MESSAGE_RATE"
+        case loginService = "RXLIVE_LOGIN_SERVICE"
+        case database = "RXLIVE_DATABASE"
+        case loginWorkers = "RXLIVE_LOGIN_WORKERS"
+        case trustedProxies = "RXLIVE_TRUSTED_PROXIES"
     }
 
     /// The raw text of each setting as given on the command line (nil when absent).
@@ -60,6 +112,10 @@ extension Configuration {
         var pongTimeout: String?
         var allowedOrigins: [String] = []
         var messageRate: String?
+        var loginService: String?
+        var database: String?
+        var loginWorkers: String?
+        var trustedProxies: [String] = []
     }
 
     /// Builds a configuration from flags over environment over defaults.
@@ -110,6 +166,26 @@ extension Configuration {
                     description: "\(given.source): '\(given.text)' is not a number of messages per second (0 to 1000000)")
             }
             messageRate = rate
+        }
+        if let (text, source) = value(flags.loginService, "login-service", .loginService) {
+            guard let kind = LoginServiceKind(rawValue: text) else {
+                throw ConfigurationError(description: "\(source): '\(text)' is not a login service (store or simulated)")
+            }
+            loginService = kind
+        }
+        if let (text, source) = value(flags.database, "database", .database) {
+            guard let location = DatabaseLocation(text) else {
+                throw ConfigurationError(description: "\(source): '\(text)' is not a database (sqlite:PATH or postgres://…)")
+            }
+            database = location
+        }
+        if let given = value(flags.loginWorkers, "login-workers", .loginWorkers) {
+            loginWorkers = try Self.integer(given, in: 1...64)
+        }
+        if !flags.trustedProxies.isEmpty {
+            trustedProxies = flags.trustedProxies
+        } else if let text = environment[Variable.trustedProxies.rawValue] {
+            trustedProxies = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
         if !flags.allowedOrigins.isEmpty {
             allowedOrigins = flags.allowedOrigins

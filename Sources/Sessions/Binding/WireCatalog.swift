@@ -8,10 +8,14 @@ public enum WireCatalog {
     public static func viewModels(_ configuration: SessionConfiguration) -> [WireViewModel] {
         let loginDelay = configuration.loginDelay.rxTimeInterval
         let loginTapLimit = configuration.loginTapLimit
+        let loginService = configuration.loginService
         return [
             WireViewModel(
                 name: "login",
-                viewModel: { LoginViewModel(service: SimulatedLoginService(delay: loginDelay)) },
+                viewModel: { (client: WireClient) in
+                    let service: any LoginService = loginService?(client.address) ?? SimulatedLoginService(delay: loginDelay)
+                    return LoginViewModel(service: ReportingLoginService(service: service, client: client))
+                },
                 input: { wire in
                     LoginViewModel.Input(
                         username: wire.text("username"),

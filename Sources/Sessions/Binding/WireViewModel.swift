@@ -14,7 +14,7 @@ public struct WireViewModel {
     /// Each input's tap limit, by input index.
     let tapLimits: [RateLimit?]
     /// Builds one session's graph.
-    let build: (_ send: @escaping (String) -> Void, _ fail: @escaping (Error) -> Void) -> SessionGraph
+    let build: (_ client: WireClient, _ send: @escaping (String) -> Void, _ fail: @escaping (Error) -> Void) -> SessionGraph
 
     /// Declares a view model on the wire.
     /// - Parameters:
@@ -29,6 +29,17 @@ public struct WireViewModel {
         input: @escaping (WireInputs) -> ViewModel.Input,
         outputs: [WireOutput<ViewModel.Output>]
     ) {
+        self.init(name: name, viewModel: { (_: WireClient) in viewModel() }, input: input, outputs: outputs)
+    }
+
+    /// Declares a view model on the wire whose making needs the session's client (its
+    /// address, a way to send it errors): a login service, say.
+    public init<ViewModel: ViewModelType>(
+        name: String,
+        viewModel: @escaping (WireClient) -> ViewModel,
+        input: @escaping (WireInputs) -> ViewModel.Input,
+        outputs: [WireOutput<ViewModel.Output>]
+    ) {
         let declaring = WireInputs()
         _ = input(declaring)
         let declarations = declaring.declarations
@@ -36,9 +47,9 @@ public struct WireViewModel {
         inputs = InputTable(declarations.map { (name: $0.name, kind: $0.kind) })
         outputNames = outputs.map(\.name)
         tapLimits = declarations.map(\.limit)
-        build = { send, fail in
-            let wire = WireInputs()
-            let output = viewModel().transform(input: input(wire))
+        build = { client, send, fail in
+            let wire = WireInputs(client: client)
+            let output = viewModel(client).transform(input: input(wire))
             assert(wire.declarations == declarations, "the input closure of \(name) must declare the same inputs every time")
             let subscriptions = outputs.map { $0.bind(output, send, fail) }
             return SessionGraph(feeds: wire.feeds, subscriptions: subscriptions)

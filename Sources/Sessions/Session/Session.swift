@@ -42,9 +42,13 @@ final class Session: @unchecked Sendable {  // mutable state is touched only on 
         }
     }
 
-    init(endpoint: SessionEndpoint, transport: any SessionTransport) {
+    /// The client's IP address, for services that count by it (login throttling).
+    private let clientAddress: String
+
+    init(endpoint: SessionEndpoint, transport: any SessionTransport, clientAddress: String = "") {
         self.endpoint = endpoint
         self.transport = transport
+        self.clientAddress = clientAddress
     }
 
     private var wire: WireViewModel { endpoint.wire }
@@ -62,7 +66,9 @@ final class Session: @unchecked Sendable {  // mutable state is touched only on 
             tapBuckets: wire.tapLimits.map { limit in limit.map { TokenBucket($0, now: now) } })
         // Open before subscribing, so elements emitted on subscription are sent.
         state = .open(running)
+        let client = WireClient(address: clientAddress, refuse: { [weak self] error in self?.refuseFromService(error) })
         let graph = wire.build(
+            client,
             { [weak self] message in self?.sendOutput(message) },
             { [weak self] error in self?.outputFailed(error) })
         running.feeds = graph.feeds
@@ -147,6 +153,17 @@ final class Session: @unchecked Sendable {  // mutable state is touched only on 
         guard case .open = state else { return }
         logger.error("an output of the session failed; closing it", metadata: ["session": "\(id)", "error": "\(description)"])
         transport.close(code: 1011, reason: "internal error")
+    }
+
+    /// An error a view model's service reports (the login database is down, say): sent
+    /// like a refused message while the session is open, dropped after it closed.
+    private func refuseFromService(_ error: ProtocolError) {
+        guard transport.isOnOwnerThread else {
+            transport.executeOnOwnerThread { [self] in refuseFromService(error) }
+            return
+        }
+        guard case .open = state else { return }
+        refuse(error)
     }
 
     private func refuse(_ error: ProtocolError) {
