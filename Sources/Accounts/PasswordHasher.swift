@@ -30,6 +30,9 @@ public struct PasswordHasher: Sendable {
         dummyHash = try Self.hash(bytes: randomPassword, parameters: parameters)
     }
 
+    /// The parameters of the unknown-account path's hash (the same as `parameters`).
+    var dummyHashParameters: Argon2Parameters? { Self.parameters(of: dummyHash) }
+
     /// A new PHC string for `password` with a fresh random salt.
     public func hash(_ password: String) throws -> String {
         try Self.hash(bytes: Array(password.utf8), parameters: parameters)
