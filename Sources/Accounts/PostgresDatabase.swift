@@ -77,7 +77,7 @@ final class PostgresConnection: CredentialConnection {
             let done = version ?? 0
             guard done < Self.migrations.count else { return }
             for step in Self.migrations[done...] {
-                _ = try query(step)
+                try execute(step)
             }
             _ = try query("UPDATE rxlive_schema SET version = $1", [String(Self.migrations.count)])
         }
@@ -155,6 +155,15 @@ final class PostgresConnection: CredentialConnection {
         } catch {
             if !isBroken { PQclear(PQexec(connection, "ROLLBACK")) }
             throw error
+        }
+    }
+
+    /// Runs statements without parameters (a migration step may hold several).
+    private func execute(_ sql: String) throws {
+        let result = PQexec(connection, sql)
+        defer { PQclear(result) }
+        guard PQresultStatus(result) == PGRES_COMMAND_OK else {
+            throw CredentialStoreError("PostgreSQL: \(String(cString: PQerrorMessage(connection)).trimmingTrailingNewlines)")
         }
     }
 
