@@ -88,25 +88,31 @@ public final class CredentialStore: Sendable {
 
     /// Checks one attempt.
     ///
-    /// The attempt is counted as a failure for its username and client address before the
-    /// hash runs, in the same transaction that checks their waits, so parallel attempts
-    /// (on any instance) cannot slip past the limit; a success clears both counters. An
-    /// unknown user is verified against a dummy hash with the same parameters, so it takes
-    /// as long as a wrong password. A hash with older parameters is replaced on success.
+    /// Both counters (username and client address) are checked first. The username's is
+    /// charged in that same transaction, before the hash runs, so parallel guesses at one
+    /// account (on any instance) cannot slip past its limit; the address's is charged only
+    /// once the password proved wrong, so many people behind one address may log in at
+    /// once. A success clears both. An unknown user is verified against a dummy hash with
+    /// the same parameters, so it takes as long as a wrong password. A hash with older
+    /// parameters is replaced on success.
     public func authenticate(username: String, password: String, clientAddress: String) -> LoginVerdict {
-        let keys = [ThrottleKey(.username, username), ThrottleKey(.address, clientAddress)].sorted()
+        let user = ThrottleKey(.username, username), address = ThrottleKey(.address, clientAddress)
+        let keys = [user, address].sorted()
         do {
             return try withConnection { connection in
-                let now = clock()
                 let wait = try connection.updateFailureCounters(keys) { counters in
-                    chargeAttempt(keys, &counters, now: now)
+                    chargeAttempt(checking: keys, charging: [user], &counters, now: clock())
                 }
                 if wait > 0 { return .throttled(retryAfter: wait) }
 
-                guard let stored = try connection.passwordHash(of: username) else {
-                    return hasher.verifyUnknownAccount(password) ? .accepted : .rejected
+                let stored = try connection.passwordHash(of: username)
+                guard let stored, hasher.verify(password, against: stored) else {
+                    if stored == nil { _ = hasher.verifyUnknownAccount(password) }
+                    _ = try connection.updateFailureCounters([address]) { counters in
+                        chargeAttempt(checking: [], charging: [address], &counters, now: clock())
+                    }
+                    return .rejected
                 }
-                guard hasher.verify(password, against: stored) else { return .rejected }
                 try connection.clearFailureCounters(keys)
                 if hasher.needsRehash(stored) {
                     try connection.updatePasswordHash(try hasher.hash(password), of: username, now: clock())
@@ -118,15 +124,18 @@ public final class CredentialStore: Sendable {
         }
     }
 
-    /// The wait before this attempt (0: allowed, and counted as a failure for every key).
-    private func chargeAttempt(_ keys: [ThrottleKey], _ counters: inout [ThrottleKey: FailureCounter], now: Double) -> Double {
+    /// The longest wait of the `checking` counters; when it is 0, each `charging` counter
+    /// counts one more failure at `now`.
+    private func chargeAttempt(
+        checking: [ThrottleKey], charging: [ThrottleKey], _ counters: inout [ThrottleKey: FailureCounter], now: Double
+    ) -> Double {
         var wait = 0.0
-        for key in keys {
-            let counter = counters[key] ?? FailureCounter(failures: 0, lastFailure: now)
+        for key in checking {
+            guard let counter = counters[key] else { continue }
             wait = max(wait, policy(for: key).wait(failures: counter.failures, lastFailure: counter.lastFailure, now: now))
         }
         guard wait == 0 else { return wait }
-        for key in keys {
+        for key in charging {
             let counter = counters[key] ?? FailureCounter(failures: 0, lastFailure: now)
             let active = policy(for: key).activeFailures(counter.failures, lastFailure: counter.lastFailure, now: now)
             counters[key] = FailureCounter(failures: active + 1, lastFailure: now)

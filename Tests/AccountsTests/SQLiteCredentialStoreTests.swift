@@ -154,6 +154,17 @@ final class SQLiteCredentialStoreTests: XCTestCase {
         XCTAssertEqual(all.filter { $0 == .rejected }.count, 3, "only the free failures got a hash: \(all)")
     }
 
+    func testManyPeopleBehindOneAddressMayLogInAtOnce() throws {
+        let store = try makeStore()
+        for index in 0..<12 { _ = try store.addAccount("user\(index)", password: "pw\(index)") }
+        let verdicts = Verdicts()
+        DispatchQueue.concurrentPerform(iterations: 12) { index in
+            verdicts.append(store.authenticate(username: "user\(index)", password: "pw\(index)", clientAddress: "203.0.113.1"))
+        }
+        XCTAssertEqual(verdicts.all, Array(repeating: .accepted, count: 12),
+                       "an address is charged for wrong passwords only, not for logins in flight")
+    }
+
     func testAnUnknownUserTakesAsLongAsAWrongPassword() throws {
         let store = try makeStore(parameters: Argon2Parameters(memoryKiB: 16384, iterations: 2, parallelism: 1))
         _ = try store.addAccount("ada", password: "engine")

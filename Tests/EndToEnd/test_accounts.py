@@ -32,7 +32,24 @@ def attempt(port, username, password, headers=()):
         assert json.loads(client.receive(1)[0]) == {"output": "isLoginButtonEnabled", "value": True}
         return json.loads(client.receive(1, timeout=30)[0])
     finally:
-        client.close()
+        finish(client)
+
+
+def finish(client):
+    """Ends websocat and waits for its reader thread to reach end of file before closing the
+    pipe: a thread still reading a closed descriptor would read from whichever pipe reuses
+    its number next (the next client's), stealing its first bytes."""
+    if client.proc.stdin and not client.proc.stdin.closed:
+        client.proc.stdin.close()
+    try:
+        client.proc.wait(5)
+    except subprocess.TimeoutExpired:
+        client.proc.kill()
+        client.proc.wait()
+    while client.lines.get(timeout=10) is not None:
+        pass
+    client.proc.stdout.close()
+    client.proc.stderr.close()
 
 
 class WebsocatWithHeaders(Websocat):
