@@ -31,6 +31,8 @@ public struct PostgresDatabase: CredentialDatabase {
             PQfinish(connection)
             throw CredentialStoreError("cannot connect to PostgreSQL: \(message.trimmingTrailingNewlines)")
         }
+        // The server's notices ("relation already exists, skipping") are not for the log.
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
         return PostgresConnection(connection)
     }
 }
