@@ -142,4 +142,44 @@ final class LoginViewModelTests: XCTestCase {
         XCTAssertGreaterThan(whilePending, afterDisposal)
         XCTAssertEqual(Resources.total, start)
     }
+
+    func testAServiceThatChecksCredentialsGetsTheLatestValuesAtEachTap() {
+        let start = Resources.total
+        do {
+            let scheduler = makeScheduler()
+            let service = CredentialRecordingService(scheduler: scheduler)
+            let scenario = run(
+                scheduler,
+                username: [.next(100, "ada"), .next(400, "grace")],
+                password: [.next(150, "wrong"), .next(250, "engine"), .next(500, "cobol")],
+                taps: [.next(300, ()), .next(600, ())],
+                viewModel: LoginViewModel(service: service))
+            XCTAssertEqual(service.requests.map { "\($0.username)/\($0.password)@\($0.at)" },
+                           ["ada/engine@300", "grace/cobol@600"])
+            // The service answers `true` for engine and `false` otherwise, 10 ticks later.
+            XCTAssertEqual(scenario.loginResult.events, [.next(310, true), .next(610, false)])
+        }
+        XCTAssertEqual(Resources.total, start)
+    }
+}
+
+/// A credential-checking service on virtual time: records what each request was asked
+/// and answers after 10 ticks whether the password is "engine".
+private final class CredentialRecordingService: LoginService {
+    let scheduler: TestScheduler
+    private(set) var requests: [(username: String, password: String, at: TestTime)] = []
+
+    init(scheduler: TestScheduler) {
+        self.scheduler = scheduler
+    }
+
+    func login() -> Observable<Bool> {
+        XCTFail("a credential-checking service is asked with the credentials")
+        return .just(false)
+    }
+
+    func login(username: String, password: String) -> Observable<Bool> {
+        requests.append((username, password, scheduler.clock))
+        return Observable.just(password == "engine").delay(.milliseconds(10), scheduler: scheduler)
+    }
 }
