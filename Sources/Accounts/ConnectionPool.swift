@@ -20,10 +20,22 @@ final class ConnectionPool: Sendable {
         self.maxIdle = maxIdle
     }
 
-    /// Runs `body` with a connection: an idle one or a new one.
+    /// Runs `body` with a connection: an idle one or a new one. An idle connection that
+    /// turns out broken (the server restarted while it waited) is replaced by a new one and
+    /// `body` runs once more.
     func withConnection<Result>(_ body: (any CredentialConnection) throws -> Result) throws -> Result {
-        let reused = idle.withLock { $0.popLast() }
-        let connection = try reused?.connection ?? database.connect()
+        if let reused = idle.withLock({ $0.popLast() }) {
+            do {
+                return try run(body, on: reused.connection)
+            } catch where reused.connection.isBroken {
+                return try run(body, on: database.connect())
+            }
+        }
+        return try run(body, on: database.connect())
+    }
+
+    /// Runs `body` on `connection`, then keeps the connection for later unless it broke.
+    private func run<Result>(_ body: (any CredentialConnection) throws -> Result, on connection: any CredentialConnection) throws -> Result {
         defer {
             if !connection.isBroken {
                 let kept = IdleConnection(connection: connection)

@@ -179,3 +179,7 @@ def test_a_stopped_database_answers_login_unavailable_until_it_is_back(cluster):
             cluster.start()
         # The pool reconnects once the server is back.
         assert attempt(server.port, "grace", "cobol") == ACCEPTED
+        # A restart between two logins leaves a dead connection in the pool: it is replaced at once.
+        cluster.stop()
+        cluster.start()
+        assert attempt(server.port, "grace", "cobol") == ACCEPTED
