@@ -17,6 +17,8 @@ final class Session: @unchecked Sendable {  // mutable state is touched only on 
     private let endpoint: SessionEndpoint
     private let transport: any SessionTransport
     private let idBits = UInt64.random(in: 0...UInt64.max)
+    /// The client's IP address, for services that count by it (login throttling).
+    private let clientAddress: String
     private var state: State = .idle
 
     /// The session's opaque id, sent in `ready`: 64 random bits in hex.
@@ -41,9 +43,6 @@ final class Session: @unchecked Sendable {  // mutable state is touched only on 
             self.tapBuckets = tapBuckets
         }
     }
-
-    /// The client's IP address, for services that count by it (login throttling).
-    private let clientAddress: String
 
     init(endpoint: SessionEndpoint, transport: any SessionTransport, clientAddress: String = "") {
         self.endpoint = endpoint
