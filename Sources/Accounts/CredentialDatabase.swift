@@ -42,7 +42,9 @@ public struct ThrottleKey: Hashable, Sendable, Comparable {
         case address = "addr"
     }
 
+    /// What is counted.
     public let kind: Kind
+    /// The username or the address.
     public let value: String
 
     /// A key of `kind` for `value`.
@@ -59,7 +61,9 @@ public struct ThrottleKey: Hashable, Sendable, Comparable {
 
 /// The failed attempts of one key: how many, and when the last one began (Unix seconds).
 public struct FailureCounter: Equatable, Sendable {
+    /// Failed attempts still counted.
     public var failures: Int
+    /// When the last one began, in Unix seconds.
     public var lastFailure: Double
 
     /// A counter.
@@ -71,6 +75,7 @@ public struct FailureCounter: Equatable, Sendable {
 
 /// The database could not answer: not reachable, locked too long, or broken.
 public struct CredentialStoreError: Error, CustomStringConvertible {
+    /// What went wrong, in one line.
     public let description: String
 
     /// An error with a one-line description.

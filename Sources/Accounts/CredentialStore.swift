@@ -20,8 +20,11 @@ public enum LoginVerdict: Equatable, Sendable {
 /// Every method blocks (database round trips, tens of milliseconds of hashing): call them
 /// from a `WorkerPool` or a command-line tool, never from an event loop.
 public final class CredentialStore: Sendable {
+    /// Hashes new passwords and checks stored ones.
     public let hasher: PasswordHasher
+    /// How failures per username slow the next attempt.
     public let usernamePolicy: LoginThrottlePolicy
+    /// How failures per client address slow the next attempt.
     public let addressPolicy: LoginThrottlePolicy
     private let pool: ConnectionPool
     /// Whether the schema is known to be current: a server that was down at start is

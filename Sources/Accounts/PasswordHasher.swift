@@ -2,6 +2,7 @@ import CArgon2
 
 /// Why a password could not be hashed (argon2's own message).
 public struct PasswordHashingError: Error, CustomStringConvertible {
+    /// libargon2's message.
     public let description: String
 }
 
