@@ -40,32 +40,43 @@ PIDS+=($!)
 wait_port "$PORT" || { cat "$WORK/rxlive.log" >&2; exit 1; }
 echo "rxlive ${ARGS[*]}  (login workers: ${WORKERS:-default}; $(nproc) cores)"
 
-echo "== sum sessions, idle server"
-IDLE_LINE="$("$BIN/ws-bench" sum --port "$PORT" --connections 64 --seconds "$SECONDS_PER_RUN")"
-echo "$IDLE_LINE"
+# Idle and busy runs alternate, three of each, so load from outside (other processes on
+# the machine) falls on both alike; the medians are compared.
+IDLE_LINES=()
+BUSY_LINES=()
+CHURN_LINES=()
+for round in 1 2 3; do
+    echo "== round $round: sum sessions, idle server"
+    IDLE_LINES+=("$("$BIN/ws-bench" sum --port "$PORT" --connections 64 --seconds "$SECONDS_PER_RUN")")
+    echo "${IDLE_LINES[-1]}"
+    echo "== round $round: 100 logins in flight (login-churn) and, after 1 s, the same sum load beside them"
+    "$BIN/ws-bench" login-churn --port "$PORT" --connections 100 --accounts 100 --seconds "$((SECONDS_PER_RUN + 2))" \
+        >"$WORK/churn.txt" 2>&1 &
+    CHURN_PID=$!
+    PIDS+=("$CHURN_PID")
+    sleep 1
+    BUSY_LINES+=("$("$BIN/ws-bench" sum --port "$PORT" --connections 64 --seconds "$SECONDS_PER_RUN")")
+    echo "${BUSY_LINES[-1]}"
+    wait "$CHURN_PID"
+    CHURN_LINES+=("$(cat "$WORK/churn.txt")")
+    echo "${CHURN_LINES[-1]}"
+done
 
-echo "== 100 logins in flight (login-churn) and, after 1 s, the same sum load beside them"
-"$BIN/ws-bench" login-churn --port "$PORT" --connections 100 --accounts 100 --seconds "$((SECONDS_PER_RUN + 2))" \
-    >"$WORK/churn.txt" 2>&1 &
-CHURN_PID=$!
-PIDS+=("$CHURN_PID")
-sleep 1
-BUSY_LINE="$("$BIN/ws-bench" sum --port "$PORT" --connections 64 --seconds "$SECONDS_PER_RUN")"
-echo "$BUSY_LINE"
-wait "$CHURN_PID"
-CHURN_LINE="$(cat "$WORK/churn.txt")"
-echo "$CHURN_LINE"
-
-python3 - "$IDLE_LINE" "$BUSY_LINE" "$CHURN_LINE" <<'PY'
-import re, sys
+python3 - "${IDLE_LINES[@]}" "${BUSY_LINES[@]}" "${CHURN_LINES[@]}" <<'PY'
+import re, statistics, sys
+lines = sys.argv[1:]
+idle_lines, busy_lines, churn_lines = lines[0:3], lines[3:6], lines[6:9]
 def p99(line):
     """The p99 in milliseconds from a ws-bench line ("p99 456.7 us")."""
     match = re.search(r"p99 ([0-9.]+) (us|ms)", line)
     return float(match.group(1)) / (1000 if match.group(2) == "us" else 1) if match else None
-idle, busy = p99(sys.argv[1]), p99(sys.argv[2])
-logins = re.search(r"([0-9.]+) sessions/s", sys.argv[3])
+idle = [p99(line) for line in idle_lines if p99(line)]
+busy = [p99(line) for line in busy_lines if p99(line)]
+logins = [float(m.group(1)) for m in (re.search(r"([0-9.]+) sessions/s", line) for line in churn_lines) if m]
 if logins:
-    print(f"logins/s: {float(logins.group(1)):.1f}")
+    print(f"logins/s: median {statistics.median(logins):.1f} (runs: {', '.join(f'{x:.1f}' for x in logins)})")
 if idle and busy:
-    print(f"sum p99: idle {idle:.2f} ms, while logins hash {busy:.2f} ms = {busy / idle:.2f}x idle (target <= 2x)")
+    mi, mb = statistics.median(idle), statistics.median(busy)
+    print(f"sum p99: idle median {mi:.2f} ms, while logins hash median {mb:.2f} ms = {mb / mi:.2f}x idle (target <= 2x)")
+    print(f"  idle runs: {', '.join(f'{x:.2f}' for x in idle)} ms; busy runs: {', '.join(f'{x:.2f}' for x in busy)} ms")
 PY
