@@ -96,8 +96,8 @@ public final class CredentialStore: Sendable {
     /// account (on any instance) cannot slip past its limit; the address's is charged only
     /// once the password proved wrong, so many people behind one address may log in at
     /// once. A success clears both. An unknown user is verified against a dummy hash with
-    /// the same parameters, so it takes as long as a wrong password. A hash with older
-    /// parameters is replaced on success.
+    /// the same parameters, so it takes as long as a wrong password. A failure's wait runs
+    /// from its answer. A hash with older parameters is replaced on success.
     public func authenticate(username: String, password: String, clientAddress: String) -> LoginVerdict {
         let user = ThrottleKey(.username, username), address = ThrottleKey(.address, clientAddress)
         let keys = [user, address].sorted()
@@ -111,9 +111,7 @@ public final class CredentialStore: Sendable {
                 let stored = try connection.passwordHash(of: username)
                 guard let stored, hasher.verify(password, against: stored) else {
                     if stored == nil { _ = hasher.verifyUnknownAccount(password) }
-                    _ = try connection.updateFailureCounters([address]) { counters in
-                        chargeAttempt(checking: [], charging: [address], &counters, now: clock())
-                    }
+                    try recordFailure(user: user, address: address, on: connection)
                     return .rejected
                 }
                 try connection.clearFailureCounters(keys)
@@ -124,6 +122,17 @@ public final class CredentialStore: Sendable {
             }
         } catch {
             return .unavailable("\(error)")
+        }
+    }
+
+    /// A wrong password: the address counts one more failure, and the username's failure
+    /// (charged before the hash) is dated now, so the wait runs from the answer, not from
+    /// the start of a hash that may have queued behind others.
+    private func recordFailure(user: ThrottleKey, address: ThrottleKey, on connection: any CredentialConnection) throws {
+        _ = try connection.updateFailureCounters([user, address].sorted()) { counters in
+            let now = clock()
+            _ = chargeAttempt(checking: [], charging: [address], &counters, now: now)
+            counters[user]?.lastFailure = now
         }
     }
 

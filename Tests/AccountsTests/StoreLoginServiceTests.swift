@@ -12,13 +12,18 @@ final class StoreLoginServiceTests: XCTestCase {
     private var folder: URL!
     private var workers: WorkerPool!
 
+    private var resourcesAtSetUp = 0
+
     override func setUpWithError() throws {
+        resourcesAtSetUp = Resources.total
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("rxlive-login-\(UUID().uuidString)")
         workers = WorkerPool(threads: 2, name: "test.workers")
     }
 
     override func tearDownWithError() throws {
         workers.shutdown()
+        // Every test leaves nothing behind, and the next one starts from a settled count.
+        assertResources(returnTo: resourcesAtSetUp)
         try? FileManager.default.removeItem(at: folder)
     }
 

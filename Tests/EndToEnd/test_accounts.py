@@ -7,6 +7,7 @@ import queue
 import stat
 import subprocess
 import threading
+import time
 
 import pytest
 
@@ -117,9 +118,16 @@ def test_failed_attempts_are_throttled_and_a_success_resets_them(sqlite_server):
     for _ in range(3):
         assert attempt(sqlite_server.port, "ada", "wrong") == REJECTED
     # Within two seconds of the third failure even the right password waits.
-    assert_rate_limited(attempt(sqlite_server.port, "ada", "engine"))
+    throttled = attempt(sqlite_server.port, "ada", "engine")
+    assert_rate_limited(throttled)
     # Another user is not affected.
     assert attempt(sqlite_server.port, "grace", "wrong") == REJECTED
+    # After the wait the right password logs in, and the count starts again from zero.
+    time.sleep(throttled["error"]["retryAfter"])
+    assert attempt(sqlite_server.port, "ada", "engine") == ACCEPTED
+    for _ in range(3):
+        assert attempt(sqlite_server.port, "ada", "wrong") == REJECTED
+    assert_rate_limited(attempt(sqlite_server.port, "ada", "wrong"))
 
 
 def test_x_forwarded_for_counts_only_from_a_trusted_proxy(tmp_path):
