@@ -27,3 +27,4 @@ bench:
 	scripts/bench-server.sh
 	scripts/bench-sessions.sh
 	scripts/bench-tls.sh
+	scripts/bench-logins.sh

@@ -14,7 +14,7 @@ let package = Package(
         .executable(name: "rxlive", targets: ["rxlive"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
@@ -43,9 +43,15 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
+        // Part 4: accounts — password hashing, credential stores (SQLite, PostgreSQL), login throttling.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .target(name: "Accounts", dependencies: ["CSQLite", "CArgon2", "CLibPQ", "Rx", "ViewModels"]),
+
         // Executables.
         .executableTarget(name: "rxlive", dependencies: [
-            "Sessions", "HTTPServer", "EventLoop", "Rx", "TLS",
+            "Sessions", "HTTPServer", "EventLoop", "Rx", "TLS", "Accounts",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -63,6 +69,7 @@ let package = Package(
         .testTarget(name: "RxCocoaTests", dependencies: ["Rx", "RxRelay", "RxCocoa", "RxTest"]),
         .testTarget(name: "RxCompatibilityTests", dependencies: ["Rx", "RxRelay", "RxCocoa", "RxTest", "RxBlocking"]),
         .testTarget(name: "SessionsTests", dependencies: ["Sessions", "ViewModels", "Rx", "RxTest", "HTTPServer", "EventLoop"]),
+        .testTarget(name: "AccountsTests", dependencies: ["Accounts", "Rx", "RxBlocking", "ViewModels"]),
     ],
     swiftLanguageModes: [.v6]
 )

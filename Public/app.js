@@ -149,6 +149,10 @@ function bindLogin() {
         pending = false;
         showResult("interrupted", "Not sent: too many attempts. Try again in a moment.");
       }
+      if (pending && code === "login_unavailable") {
+        pending = false;
+        showResult("interrupted", "The login service is unavailable. Try again later.");
+      }
     },
   });
 

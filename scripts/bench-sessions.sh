@@ -3,7 +3,8 @@
 # raw echo rate of the same server layer (autobahn-echo) with the same client, and login
 # churn. Builds release, starts the servers on free 127.0.0.1 ports, stops them at the end.
 # Usage: scripts/bench-sessions.sh [seconds=5] [idle-sessions=10000]
-# rxlive runs with --login-delay 0 (login-churn measures the server, not the 2 s simulation)
+# rxlive runs the seed's simulated login with --login-delay 0 (login-churn measures the server,
+# not the 2 s simulation nor password hashing: scripts/bench-logins.sh does that)
 # and --message-rate 0 (no per-session rate limit: the sum load sends ~500 messages/s each).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,7 +33,7 @@ PUBLIC_DIR=Public
 [ -d "$PUBLIC_DIR" ] || PUBLIC_DIR="$(mktemp -d)"
 RX_PORT="$(free_port)"
 RX_LOG="/tmp/bench-rxlive.$$.log"
-"$BIN/rxlive" --port "$RX_PORT" --public "$PUBLIC_DIR" --login-delay 0 --message-rate 0 --log-level warning >"$RX_LOG" 2>&1 &
+"$BIN/rxlive" --port "$RX_PORT" --public "$PUBLIC_DIR" --login-service simulated --login-delay 0 --message-rate 0 --log-level warning >"$RX_LOG" 2>&1 &
 RX_PID=$!
 PIDS+=("$RX_PID")
 ECHO_PORT="$(free_port)"

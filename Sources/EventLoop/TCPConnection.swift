@@ -87,6 +87,20 @@ public final class TCPConnection: LoopHandle {
     }
 
     var tcp: UnsafeMutablePointer<uv_tcp_t> { rawHandle.assumingMemoryBound(to: uv_tcp_t.self) }
+
+    /// The peer's IP address as text (`127.0.0.1`, `::1`), `nil` when the socket has none.
+    public var peerAddress: String? {
+        var storage = sockaddr_storage()
+        var length = Int32(MemoryLayout<sockaddr_storage>.size)
+        return withUnsafeMutablePointer(to: &storage) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address -> String? in
+                guard uv_tcp_getpeername(tcp, address, &length) == 0 else { return nil }
+                var name = [CChar](repeating: 0, count: 64)
+                guard uv_ip_name(address, &name, name.count) == 0 else { return nil }
+                return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            }
+        }
+    }
     var stream: UnsafeMutablePointer<uv_stream_t> { rawHandle.assumingMemoryBound(to: uv_stream_t.self) }
 
     func didAccept() {

@@ -37,6 +37,9 @@ public final class WebSocketConnection {
     /// The loop this connection lives on; every call must come from its thread.
     public var eventLoop: EventLoop { tcp.loop }
 
+    /// The peer's IP address (the TCP peer: a proxy's when there is one).
+    public var peerAddress: String? { tcp.peerAddress }
+
     /// True until a close frame was sent or received or the connection failed.
     public var isOpen: Bool { state == .open }
 

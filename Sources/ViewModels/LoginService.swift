@@ -2,9 +2,31 @@ import Dispatch
 import Rx
 
 /// Answers one login attempt: `true` for success, `false` for failure, as one element.
+///
+/// A service that cannot answer (its database is down, the user is throttled) fails the
+/// request with a `LoginServiceError`.
 public protocol LoginService {
     /// Starts a login request; disposing the subscription cancels it.
     func login() -> Observable<Bool>
+
+    /// Starts a login request for these credentials; disposing the subscription cancels it.
+    /// Services that check no credentials (the seed's simulation) keep the default, `login()`.
+    func login(username: String, password: String) -> Observable<Bool>
+}
+
+extension LoginService {
+    /// The credential-blind request, `login()`.
+    public func login(username: String, password: String) -> Observable<Bool> {
+        login()
+    }
+}
+
+/// Why a login request has no answer.
+public enum LoginServiceError: Error, Equatable, Sendable {
+    /// The service behind the login (its database) cannot be reached.
+    case unavailable
+    /// Too many failed attempts for this user or address; the next attempt may come after this many seconds.
+    case rateLimited(retryAfter: Double)
 }
 
 /// The seed's simulated login request: `true` after a delay on `MainScheduler.instance`.

@@ -32,6 +32,54 @@ struct Configuration: Equatable, Sendable {
     /// Host names the server answers for; empty keeps the server's default (the listening
     /// address, localhost, 127.0.0.1 and [::1]).
     var serverNames: [String] = []
+    /// What answers the login form: the account store (default) or the seed's simulation.
+    var loginService: LoginServiceKind = .store
+    /// Where the accounts are (`sqlite:PATH` or `postgres://…`).
+    var database: DatabaseLocation = .sqlite(path: "data/rxlive.sqlite")
+    /// Threads that hash passwords; the default leaves one core to the event loop.
+    var loginWorkers = max(1, ProcessInfo.processInfo.activeProcessorCount - 1)
+    /// Proxies whose `X-Forwarded-For` is believed (exact IP addresses).
+    var trustedProxies: [String] = []
+}
+
+/// What answers the login form.
+enum LoginServiceKind: String, Equatable, Sendable, CaseIterable {
+    /// Accounts in `--database`, passwords hashed with argon2id.
+    case store
+    /// The seed's simulation: `true` after `--login-delay` for any filled-in form.
+    case simulated
+}
+
+/// Where the accounts are kept.
+enum DatabaseLocation: Equatable, Sendable, CustomStringConvertible {
+    /// A local SQLite file.
+    case sqlite(path: String)
+    /// A PostgreSQL server, as a libpq connection URI.
+    case postgres(uri: String)
+
+    /// Reads `sqlite:PATH`, `postgres://…` or `postgresql://…`.
+    init?(_ text: String) {
+        if text.hasPrefix("sqlite:") {
+            let path = String(text.dropFirst("sqlite:".count))
+            guard !path.isEmpty else { return nil }
+            self = .sqlite(path: path)
+        } else if text.hasPrefix("postgres://") || text.hasPrefix("postgresql://") {
+            self = .postgres(uri: text)
+        } else {
+            return nil
+        }
+    }
+
+    /// The location with any password in a PostgreSQL URI hidden, for logs.
+    var description: String {
+        switch self {
+        case .sqlite(let path): return "sqlite:\(path)"
+        case .postgres(let uri):
+            guard let at = uri.lastIndex(of: "@"), let scheme = uri.range(of: "://"),
+                  let colon = uri[scheme.upperBound..<at].firstIndex(of: ":") else { return uri }
+            return String(uri[..<uri.index(after: colon)]) + "***" + String(uri[at...])
+        }
+    }
 }
 
 /// A configuration value that cannot be used, reported in one line.
@@ -55,6 +103,10 @@ extension Configuration {
         case tlsCertificate = "RXLIVE_TLS_CERT"
         case tlsKey = "RXLIVE_TLS_KEY"
         case serverNames = "RXLIVE_SERVER_NAMES"
+        case loginService = "RXLIVE_LOGIN_SERVICE"
+        case database = "RXLIVE_DATABASE"
+        case loginWorkers = "RXLIVE_LOGIN_WORKERS"
+        case trustedProxies = "RXLIVE_TRUSTED_PROXIES"
     }
 
     /// The raw text of each setting as given on the command line (nil when absent).
@@ -72,6 +124,10 @@ extension Configuration {
         var tlsCertificate: String?
         var tlsKey: String?
         var serverNames: [String] = []
+        var loginService: String?
+        var database: String?
+        var loginWorkers: String?
+        var trustedProxies: [String] = []
     }
 
     /// Builds a configuration from flags over environment over defaults.
@@ -122,6 +178,26 @@ extension Configuration {
                     description: "\(given.source): '\(given.text)' is not a number of messages per second (0 to 1000000)")
             }
             messageRate = rate
+        }
+        if let (text, source) = value(flags.loginService, "login-service", .loginService) {
+            guard let kind = LoginServiceKind(rawValue: text) else {
+                throw ConfigurationError(description: "\(source): '\(text)' is not a login service (store or simulated)")
+            }
+            loginService = kind
+        }
+        if let (text, source) = value(flags.database, "database", .database) {
+            guard let location = DatabaseLocation(text) else {
+                throw ConfigurationError(description: "\(source): '\(text)' is not a database (sqlite:PATH or postgres://…)")
+            }
+            database = location
+        }
+        if let given = value(flags.loginWorkers, "login-workers", .loginWorkers) {
+            loginWorkers = try Self.integer(given, in: 1...64)
+        }
+        if !flags.trustedProxies.isEmpty {
+            trustedProxies = flags.trustedProxies
+        } else if let text = environment[Variable.trustedProxies.rawValue] {
+            trustedProxies = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
         if !flags.allowedOrigins.isEmpty {
             allowedOrigins = flags.allowedOrigins

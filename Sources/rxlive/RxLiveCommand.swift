@@ -15,7 +15,8 @@ struct RxLiveCommand: ParsableCommand {
             Each option can also be set by the environment variable named in its help; \
             a flag wins over its variable. SIGTERM or SIGINT drains the sessions and exits 0.
             """,
-        version: RxLiveVersion.current
+        version: RxLiveVersion.current,
+        subcommands: [UserCommand.self]
     )
 
     @Option(help: ArgumentHelp("Address to listen on (default 127.0.0.1; env RXLIVE_HOST).", valueName: "address"))
@@ -73,6 +74,22 @@ struct RxLiveCommand: ParsableCommand {
                 "A host name this server answers for; repeat for more; other Host headers get 421 (default: the listening address, localhost, 127.0.0.1 and [::1]; env RXLIVE_SERVER_NAMES, comma-separated).",
                 valueName: "name"))
     var serverNames: [String] = []
+    @Option(help: ArgumentHelp("What answers the login form: store (accounts in --database) or simulated (the seed's: true after --login-delay) (default store; env RXLIVE_LOGIN_SERVICE).",
+                               valueName: "service"))
+    var loginService: String?
+
+    @Option(help: ArgumentHelp("Where the accounts are: sqlite:PATH or postgres://… (default sqlite:data/rxlive.sqlite; env RXLIVE_DATABASE).",
+                               valueName: "database"))
+    var database: String?
+
+    @Option(help: ArgumentHelp("Threads that hash passwords (default: cores - 1, at least 1; env RXLIVE_LOGIN_WORKERS).",
+                               valueName: "threads"))
+    var loginWorkers: String?
+
+    @Option(name: .customLong("trusted-proxy"),
+            help: ArgumentHelp("A proxy address whose X-Forwarded-For names the client; repeat for more (default none; env RXLIVE_TRUSTED_PROXIES, comma-separated).",
+                               valueName: "address"))
+    var trustedProxies: [String] = []
 
     /// The configuration these flags and the process environment describe.
     func resolvedConfiguration(environment: [String: String]) throws -> Configuration {
@@ -80,7 +97,8 @@ struct RxLiveCommand: ParsableCommand {
             host: host, port: port, publicDirectory: publicDirectory, loginDelay: loginDelay,
             logLevel: logLevel, maxMessageSize: maxMessageSize, pingInterval: pingInterval,
             pongTimeout: pongTimeout, allowedOrigins: allowedOrigins, messageRate: messageRate,
-            tlsCertificate: tlsCertificate, tlsKey: tlsKey, serverNames: serverNames)
+            tlsCertificate: tlsCertificate, tlsKey: tlsKey, serverNames: serverNames,
+            loginService: loginService, database: database, loginWorkers: loginWorkers, trustedProxies: trustedProxies)
         var configuration = try Configuration(flags: flags, environment: environment)
         configuration.publicDirectory = try PublicDirectory.locate(given: configuration.publicDirectory)
         return configuration
@@ -111,6 +129,8 @@ enum RxLiveMain {
             if RxLiveCommand.exitCode(for: error) == .success {
                 RxLiveCommand.exit(withError: error)
             }
+            // A `user` command that already said what went wrong.
+            if let code = error as? ExitCode { Foundation.exit(code.rawValue) }
             fail(error)
         }
     }

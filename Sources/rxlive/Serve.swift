@@ -36,7 +36,13 @@ func serve(_ configuration: Configuration, logger: Logger) throws {
         }
     }
     let server = HTTPServer(configuration: serverConfiguration, loop: loop, logger: logger)
-    SessionRoutes.register(on: server, configuration: configuration.sessions, logger: logger)
+    var sessions = configuration.sessions
+    if configuration.loginService == .store {
+        let backend = try LoginBackend.start(configuration, logger: logger)
+        sessions.loginService = { address in backend.service(clientAddress: address, fallback: loop, logger: logger) }
+        logger.info("logins are checked against \(configuration.database)", metadata: ["workers": "\(configuration.loginWorkers)"])
+    }
+    SessionRoutes.register(on: server, configuration: sessions, logger: logger)
     do {
         try server.start()
     } catch {
@@ -82,6 +88,7 @@ extension Configuration {
     var sessions: SessionConfiguration {
         var sessions = SessionConfiguration(loginDelay: loginDelay)
         sessions.messageLimit = messageRate > 0 ? RateLimit(perSecond: messageRate, burst: max(1, Int(messageRate * 2))) : nil
+        sessions.trustedProxies = Set(trustedProxies)
         return sessions
     }
 

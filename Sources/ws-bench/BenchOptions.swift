@@ -18,6 +18,8 @@ struct BenchOptions {
     var messageSize = 32
     /// idle: count a session as open at the 101 (for servers without a ready message).
     var waitForReady = true
+    /// login-churn: log in as `bench0` … `bench<N-1>` in turn (0: always `bench`).
+    var accounts = 0
     /// Upper bound on the whole run, whatever happens.
     var timeout = 120.0
     /// Speak wss:// (TLS), trusting the CA certificates in this PEM file.
@@ -32,8 +34,9 @@ struct BenchOptions {
                    one number1 change in flight per session; sum replies/s, p50, p99
       idle         --sessions 10000 [--server-pid PID] [--no-ready] [--path /ws/sum]
                    opens idle sessions, waits for every ready; server RSS per session
-      login-churn  --connections 64 --seconds 5 [--path /ws/login]
+      login-churn  --connections 64 --seconds 5 [--path /ws/login] [--accounts N]
                    open, log in, wait for loginResult, close; sessions/s
+                   (as user bench, password secret; with --accounts, users bench0 … benchN-1)
       codec        --seconds 2 (no network: the codec's decode speed; --port not needed)
     common: --host 127.0.0.1 (loopback only) --timeout 120 (hard bound in seconds)
             --tls-ca PEM (connect with TLS, trusting that CA)
@@ -70,6 +73,7 @@ struct BenchOptions {
             case "--timeout": options.timeout = try number(name, Double.self, min: 1)
             case "--no-ready": options.waitForReady = false
             case "--tls-ca": options.tlsAuthority = try value(name)
+            case "--accounts": options.accounts = try number(name, Int.self, min: 0)
             case "--help", "-h": throw BenchError.usage("")
             default: throw BenchError.usage("unknown option \(name)")
             }

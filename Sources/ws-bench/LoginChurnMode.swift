@@ -8,6 +8,8 @@ final class LoginChurnMode: BenchRun {
     private var completed = 0
     private var results = [false: 0, true: 0]
     private var durations = LatencyRecorder()
+    private var logins = 0
+    private var refused = 0
 
     override func begin() {
         running = true
@@ -30,9 +32,18 @@ final class LoginChurnMode: BenchRun {
         if connection.phase == 0 {
             guard text.contains("{\"ready\"") else { return }
             connection.phase = 1
-            connection.sendText("{\"input\":\"username\",\"value\":\"bench\"}")
+            // With --accounts, successive sessions take turns over the accounts (each account's
+            // throttle sees one login at a time, as a person's would).
+            let username = options.accounts > 0 ? "bench\(logins % options.accounts)" : "bench"
+            logins += 1
+            connection.sendText("{\"input\":\"username\",\"value\":\"\(username)\"}")
             connection.sendText("{\"input\":\"password\",\"value\":\"secret\"}")
             connection.sendText("{\"input\":\"loginTapped\"}")
+        } else if connection.phase == 1, text.contains("\"error\"") {
+            // A refused login (rate_limited, login_unavailable) ends the session without a result.
+            connection.phase = 2
+            if running { refused += 1 }
+            connection.close()
         } else if connection.phase == 1, text.contains("\"output\":\"loginResult\"") {
             connection.phase = 2
             if running {
@@ -62,7 +73,7 @@ final class LoginChurnMode: BenchRun {
         if completed == 0 && runError == nil { runError = "no login session completed" }
         var lines = ["login-churn: port \(options.port), \(options.connections) workers, \(format(seconds)) s: "
                      + "\(completed) sessions, \(format(Double(completed) / seconds)) sessions/s "
-                     + "(loginResult true \(results[true] ?? 0), false \(results[false] ?? 0)); "
+                     + "(loginResult true \(results[true] ?? 0), false \(results[false] ?? 0), refused \(refused)); "
                      + "session time \(durations.summary())"]
         if !failureSummary.isEmpty { lines.append("login-churn: " + failureSummary) }
         return lines.joined(separator: "\n")

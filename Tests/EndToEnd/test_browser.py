@@ -24,7 +24,7 @@ SCREENSHOT = ARTIFACTS / "browser-page.png"
 
 @pytest.fixture
 def server():
-    with start_rxlive(extra_args=["--login-delay", str(LOGIN_DELAY)]) as process:
+    with start_rxlive(extra_args=["--login-service", "simulated", "--login-delay", str(LOGIN_DELAY)]) as process:
         yield process
 
 
@@ -190,7 +190,7 @@ def test_the_page_reconnects_after_a_server_restart_without_retyping(server, bro
     assert not is_enabled(browser, "login"), "no tap can be sent without a session"
     assert element(browser, "sum").get_attribute("data-stale") == "true"
 
-    with start_rxlive(port=port, extra_args=["--login-delay", str(LOGIN_DELAY)]):
+    with start_rxlive(port=port, extra_args=["--login-service", "simulated", "--login-delay", str(LOGIN_DELAY)]):
         for form in ("login", "sum"):
             wait_until(browser, f"the {form} form reconnects by itself",
                        lambda: element(browser, f"{form}-status").get_attribute("data-state") == "live")

@@ -17,12 +17,15 @@ from support import REPO, ServerProcess, binary, free_port, http_get, tool
 ENV_VARIABLES = ["RXLIVE_HOST", "RXLIVE_PORT", "RXLIVE_PUBLIC", "RXLIVE_LOGIN_DELAY", "RXLIVE_LOG_LEVEL",
                  "RXLIVE_MAX_MESSAGE_SIZE", "RXLIVE_PING_INTERVAL", "RXLIVE_PONG_TIMEOUT",
                  "RXLIVE_ALLOWED_ORIGINS", "RXLIVE_MESSAGE_RATE",
-                 "RXLIVE_TLS_CERT", "RXLIVE_TLS_KEY", "RXLIVE_SERVER_NAMES"]
+                 "RXLIVE_TLS_CERT", "RXLIVE_TLS_KEY", "RXLIVE_SERVER_NAMES", "RXLIVE_LOGIN_SERVICE", "RXLIVE_DATABASE",
+                 "RXLIVE_LOGIN_WORKERS", "RXLIVE_TRUSTED_PROXIES"]
 
 
 def clean_env(**overrides):
-    """The test process's environment without any RXLIVE_* setting, plus overrides."""
+    """The test process's environment without any RXLIVE_* setting but the seed's simulated
+    login (these tests are about the command line and the login delay, not accounts), plus overrides."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("RXLIVE_")}
+    env["RXLIVE_LOGIN_SERVICE"] = "simulated"
     env.update(overrides)
     return env
 
@@ -44,7 +47,8 @@ def test_help_lists_every_option_and_its_environment_variable():
     assert result.returncode == 0, result.stderr
     for flag in ["--host", "--port", "--public", "--login-delay", "--log-level", "--max-message-size",
                  "--ping-interval", "--pong-timeout", "--allowed-origin", "--message-rate",
-                 "--tls-cert", "--tls-key", "--server-name", "--version", "--help"]:
+                 "--tls-cert", "--tls-key", "--server-name", "--login-service",
+                 "--database", "--login-workers", "--trusted-proxy", "--version", "--help"]:
         assert flag in result.stdout, f"{flag} missing from --help"
     # Help text wraps lines, so look for each variable in the text with line breaks removed.
     flat = re.sub(r"\s+", "", result.stdout)
@@ -75,6 +79,10 @@ def test_version_prints_the_version_in_the_source():
     ([], {"RXLIVE_LOGIN_DELAY": "soon"}, "RXLIVE_LOGIN_DELAY"),
     ([], {"RXLIVE_LOG_LEVEL": "verbose"}, "RXLIVE_LOG_LEVEL"),
     ([], {"RXLIVE_HOST": ""}, "RXLIVE_HOST"),
+    (["--login-service", "magic"], {}, "--login-service"),
+    (["--database", "mysql://db"], {}, "--database"),
+    (["--login-workers", "0"], {}, "--login-workers"),
+    ([], {"RXLIVE_DATABASE": "accounts.db"}, "RXLIVE_DATABASE"),
 ])
 def test_bad_value_exits_2_with_one_line_naming_it(args, env, names):
     result = run_rxlive(*args, env=clean_env(**env))

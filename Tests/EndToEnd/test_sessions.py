@@ -117,7 +117,7 @@ def metrics(port):
 
 @pytest.fixture(scope="module")
 def server():
-    with support.start_rxlive(extra_args=["--login-delay", str(LOGIN_DELAY)]) as process:
+    with support.start_rxlive(extra_args=["--login-service", "simulated", "--login-delay", str(LOGIN_DELAY)]) as process:
         yield process
 
 

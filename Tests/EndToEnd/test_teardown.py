@@ -233,7 +233,7 @@ WAYS = [
 
 
 def test_thousand_sessions_closed_every_way_leave_nothing_behind():
-    with support.start_rxlive(extra_args=["--login-delay", str(LOGIN_DELAY)]) as server:
+    with support.start_rxlive(extra_args=["--login-service", "simulated", "--login-delay", str(LOGIN_DELAY)]) as server:
         start = metrics(server.port)
         opened = {"sum": 0, "login": 0}
         begun = time.monotonic()
@@ -266,7 +266,7 @@ def test_thousand_sessions_closed_every_way_leave_nothing_behind():
 
 
 def test_heartbeat_timeout_closes_silent_sessions():
-    args = ["--login-delay", str(LOGIN_DELAY), "--ping-interval", "0.2", "--pong-timeout", "0.3"]
+    args = ["--login-service", "simulated", "--login-delay", str(LOGIN_DELAY), "--ping-interval", "0.2", "--pong-timeout", "0.3"]
     with support.start_rxlive(extra_args=args) as server:
         start = metrics(server.port)
         sockets = []
@@ -287,7 +287,7 @@ def test_heartbeat_timeout_closes_silent_sessions():
 
 
 def test_sigterm_drains_sessions_with_1001_and_exits_zero():
-    server = support.start_rxlive(extra_args=["--login-delay", str(LOGIN_DELAY)])
+    server = support.start_rxlive(extra_args=["--login-service", "simulated", "--login-delay", str(LOGIN_DELAY)])
     try:
         sockets = []
         for index in range(40):

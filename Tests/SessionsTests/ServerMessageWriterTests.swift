@@ -34,6 +34,11 @@ final class ServerMessageWriterTests: XCTestCase {
         }
     }
 
+    func testAnErrorWithAWaitCarriesRetryAfter() {
+        XCTAssertEqual(ServerMessageWriter.error(ProtocolError(.rateLimited, "wait", retryAfter: 8)),
+                       #"{"error":{"code":"rate_limited","message":"wait","retryAfter":8}}"#)
+    }
+
     func testStringsAreEscaped() {
         XCTAssertEqual(ServerMessageWriter.error(ProtocolError(.badJSON, "a \"b\" \\ c\nd\te\r\u{08}\u{0C}\u{0}\u{1F}")),
                        #"{"error":{"code":"bad_json","message":"a \"b\" \\ c\nd\te\r\b\f\u0000\u001f"}}"#)

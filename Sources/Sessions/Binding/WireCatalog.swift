@@ -8,14 +8,20 @@ public enum WireCatalog {
     public static func viewModels(_ configuration: SessionConfiguration) -> [WireViewModel] {
         let loginDelay = configuration.loginDelay.rxTimeInterval
         let loginTapLimit = configuration.loginTapLimit
+        let loginService = configuration.loginService
         return [
             WireViewModel(
                 name: "login",
-                viewModel: { LoginViewModel(service: SimulatedLoginService(delay: loginDelay)) },
-                input: { wire in
+                context: { client in (client: client, credentials: LoginCredentials()) },
+                viewModel: { session in
+                    let service: any LoginService = loginService?(session.client.address) ?? SimulatedLoginService(delay: loginDelay)
+                    return LoginViewModel(service: ReportingLoginService(
+                        service: service, client: session.client, credentials: session.credentials))
+                },
+                input: { wire, session in
                     LoginViewModel.Input(
-                        username: wire.text("username"),
-                        password: wire.text("password"),
+                        username: wire.text("username").do(onNext: { session.credentials.username = $0 }),
+                        password: wire.text("password").do(onNext: { session.credentials.password = $0 }),
                         loginTapped: wire.tap("loginTapped", limit: loginTapLimit))
                 },
                 outputs: [

@@ -22,8 +22,12 @@ public final class WireInputs {
 
     private(set) var declarations: [Declaration] = []
     private(set) var feeds: [Feed] = []
+    /// The session's client: its address, and a way to tell it an error.
+    public let client: WireClient
 
-    init() {}
+    init(client: WireClient = WireClient()) {
+        self.client = client
+    }
 
     /// A text input: every message's string value, like `rx.text.orEmpty`.
     public func text(_ name: String) -> Observable<String> {
@@ -40,5 +44,19 @@ public final class WireInputs {
         declarations.append(Declaration(name: name, kind: .tap, limit: limit))
         feeds.append(.tap(subject))
         return subject.asObservable()
+    }
+}
+
+/// The client of one session, as a view model's service may need it.
+public struct WireClient: Sendable {
+    /// The client's IP address: the peer's, or from `X-Forwarded-For` when the peer is a
+    /// trusted proxy. Empty while declaring inputs.
+    public let address: String
+    /// Sends `{"error":…}` to this session (from any thread; nothing once it has closed).
+    public let refuse: @Sendable (ProtocolError) -> Void
+
+    init(address: String = "", refuse: @escaping @Sendable (ProtocolError) -> Void = { _ in }) {
+        self.address = address
+        self.refuse = refuse
     }
 }

@@ -8,6 +8,8 @@ public enum ProtocolErrorCode: String, Sendable, Equatable, CaseIterable {
     case badValue = "bad_value"
     /// Too many messages, or too many taps of a limited input, in too short a time.
     case rateLimited = "rate_limited"
+    /// The login could not be checked: the accounts database cannot be reached.
+    case loginUnavailable = "login_unavailable"
 }
 
 /// A refused client message: the code the protocol names and a sentence for a person.
@@ -18,10 +20,13 @@ public struct ProtocolError: Error, Sendable, Equatable {
     public var code: ProtocolErrorCode
     /// A short explanation for a person.
     public var message: String
+    /// Whole seconds to wait before trying again (`retryAfter` on the wire), when known.
+    public var retryAfter: Int?
 
     /// Creates an error with a code and a message for a person.
-    public init(_ code: ProtocolErrorCode, _ message: String) {
+    public init(_ code: ProtocolErrorCode, _ message: String, retryAfter: Int? = nil) {
         self.code = code
         self.message = message
+        self.retryAfter = retryAfter
     }
 }

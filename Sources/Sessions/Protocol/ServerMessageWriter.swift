@@ -16,12 +16,17 @@ public enum ServerMessageWriter {
         OutputMessageTemplate(output: name).message(value)
     }
 
-    /// `{"error":{"code":"<code>","message":"<message>"}}`.
+    /// `{"error":{"code":"<code>","message":"<message>"}}`, with `,"retryAfter":<seconds>`
+    /// after the message when the error has a wait.
     public static func error(_ error: ProtocolError) -> String {
         var json = "{\"error\":{\"code\":\""
         json.append(error.code.rawValue)
         json.append("\",\"message\":")
         json.appendJSONString(error.message)
+        if let retryAfter = error.retryAfter {
+            json.append(",\"retryAfter\":")
+            json.append(String(retryAfter))
+        }
         json.append("}}")
         return json
     }

@@ -17,6 +17,8 @@ final class Session: @unchecked Sendable {  // mutable state is touched only on 
     private let endpoint: SessionEndpoint
     private let transport: any SessionTransport
     private let idBits = UInt64.random(in: 0...UInt64.max)
+    /// The client's IP address, for services that count by it (login throttling).
+    private let clientAddress: String
     private var state: State = .idle
 
     /// The session's opaque id, sent in `ready`: 64 random bits in hex.
@@ -42,9 +44,10 @@ final class Session: @unchecked Sendable {  // mutable state is touched only on 
         }
     }
 
-    init(endpoint: SessionEndpoint, transport: any SessionTransport) {
+    init(endpoint: SessionEndpoint, transport: any SessionTransport, clientAddress: String = "") {
         self.endpoint = endpoint
         self.transport = transport
+        self.clientAddress = clientAddress
     }
 
     private var wire: WireViewModel { endpoint.wire }
@@ -62,7 +65,9 @@ final class Session: @unchecked Sendable {  // mutable state is touched only on 
             tapBuckets: wire.tapLimits.map { limit in limit.map { TokenBucket($0, now: now) } })
         // Open before subscribing, so elements emitted on subscription are sent.
         state = .open(running)
+        let client = WireClient(address: clientAddress, refuse: { [weak self] error in self?.refuseFromService(error) })
         let graph = wire.build(
+            client,
             { [weak self] message in self?.sendOutput(message) },
             { [weak self] error in self?.outputFailed(error) })
         running.feeds = graph.feeds
@@ -147,6 +152,17 @@ final class Session: @unchecked Sendable {  // mutable state is touched only on 
         guard case .open = state else { return }
         logger.error("an output of the session failed; closing it", metadata: ["session": "\(id)", "error": "\(description)"])
         transport.close(code: 1011, reason: "internal error")
+    }
+
+    /// An error a view model's service reports (the login database is down, say): sent
+    /// like a refused message while the session is open, dropped after it closed.
+    private func refuseFromService(_ error: ProtocolError) {
+        guard transport.isOnOwnerThread else {
+            transport.executeOnOwnerThread { [self] in refuseFromService(error) }
+            return
+        }
+        guard case .open = state else { return }
+        refuse(error)
     }
 
     private func refuse(_ error: ProtocolError) {

@@ -1,5 +1,6 @@
 import Dispatch
 import Rx
+import ViewModels
 
 /// Settings of every session; the defaults are the production values.
 public struct SessionConfiguration: Sendable {
@@ -10,6 +11,12 @@ public struct SessionConfiguration: Sendable {
     public var messageLimit: RateLimit? = RateLimit(perSecond: 100, burst: 200)
     /// Login taps per session: 10 at once, then one every 2 s. `nil`: no limit.
     public var loginTapLimit: RateLimit? = RateLimit(perSecond: 0.5, burst: 10)
+    /// Makes the login service of one session from its client's address. `nil`: the
+    /// seed's simulation with `loginDelay`.
+    public var loginService: (@Sendable (_ clientAddress: String) -> any LoginService)?
+    /// Peers whose `X-Forwarded-For` header is believed (the load balancers in front):
+    /// exact IP addresses.
+    public var trustedProxies: Set<String> = []
 
     /// The production defaults.
     public init() {}

@@ -13,7 +13,10 @@ final class SessionWebSocketHandler: WebSocketHandler {
     }
 
     func webSocketDidOpen(_ connection: WebSocketConnection) {
-        let session = Session(endpoint: endpoint, transport: WebSocketTransport(connection))
+        let address = ClientAddress.resolve(
+            peer: connection.peerAddress ?? "", forwardedFor: connection.request.headers(named: "x-forwarded-for"),
+            trustedProxies: endpoint.configuration.trustedProxies)
+        let session = Session(endpoint: endpoint, transport: WebSocketTransport(connection), clientAddress: address)
         self.session = session
         session.open()
     }

@@ -1,0 +1,85 @@
+/// A database that holds accounts and failed-login counters: SQLite in a local file or a
+/// PostgreSQL server shared by several instances.
+public protocol CredentialDatabase: Sendable {
+    /// Opens one connection. Throws `CredentialStoreError.unavailable` when the database
+    /// cannot be reached.
+    func connect() throws -> any CredentialConnection
+    /// Where the database is, for logs (never a password).
+    var displayName: String { get }
+}
+
+/// One connection to a `CredentialDatabase`, used by one thread at a time. Blocking.
+public protocol CredentialConnection: AnyObject {
+    /// True once the connection failed in a way that needs a new one (server restarted).
+    var isBroken: Bool { get }
+    /// Creates the schema, or migrates it to the current version.
+    func migrate() throws
+    /// The stored hash of `username`, `nil` when there is no such account.
+    func passwordHash(of username: String) throws -> String?
+    /// Adds an account; `false` when the name is taken.
+    func insertAccount(_ username: String, passwordHash: String, now: Double) throws -> Bool
+    /// Replaces the hash of an existing account (after a rehash or a password change).
+    func updatePasswordHash(_ passwordHash: String, of username: String, now: Double) throws
+    /// Removes an account; `false` when there was none.
+    func deleteAccount(_ username: String) throws -> Bool
+    /// Every account name, sorted.
+    func accountNames() throws -> [String]
+    /// Runs `body` on the counters of `keys` inside one transaction that keeps other
+    /// connections (and other instances) from changing them meanwhile, then stores what
+    /// `body` left in `counters` (a key removed from it is deleted).
+    func updateFailureCounters<Result>(
+        _ keys: [ThrottleKey], _ body: (_ counters: inout [ThrottleKey: FailureCounter]) -> Result
+    ) throws -> Result
+    /// Deletes the counters of `keys` (a successful login).
+    func clearFailureCounters(_ keys: [ThrottleKey]) throws
+}
+
+/// What failed logins are counted by.
+public struct ThrottleKey: Hashable, Sendable, Comparable {
+    /// Counted per username or per client address.
+    public enum Kind: String, Sendable {
+        case username = "user"
+        case address = "addr"
+    }
+
+    /// What is counted.
+    public let kind: Kind
+    /// The username or the address.
+    public let value: String
+
+    /// A key of `kind` for `value`.
+    public init(_ kind: Kind, _ value: String) {
+        self.kind = kind
+        self.value = value
+    }
+
+    /// Keys are locked in this order, so two transactions never wait on each other in a cycle.
+    public static func < (lhs: ThrottleKey, rhs: ThrottleKey) -> Bool {
+        (lhs.kind.rawValue, lhs.value) < (rhs.kind.rawValue, rhs.value)
+    }
+}
+
+/// The failed attempts of one key: how many, and when the last one began (Unix seconds).
+public struct FailureCounter: Equatable, Sendable {
+    /// Failed attempts still counted.
+    public var failures: Int
+    /// When the last one began, in Unix seconds.
+    public var lastFailure: Double
+
+    /// A counter.
+    public init(failures: Int, lastFailure: Double) {
+        self.failures = failures
+        self.lastFailure = lastFailure
+    }
+}
+
+/// The database could not answer: not reachable, locked too long, or broken.
+public struct CredentialStoreError: Error, CustomStringConvertible {
+    /// What went wrong, in one line.
+    public let description: String
+
+    /// An error with a one-line description.
+    public init(_ description: String) {
+        self.description = description
+    }
+}

@@ -1,0 +1,226 @@
+import CSQLite
+import Foundation
+
+/// Accounts in a local SQLite file (the system's libsqlite3), created readable by its
+/// owner only (0600) in a folder created 0700. Several processes may share the file:
+/// it runs in WAL mode, and writers wait up to `busyTimeout` for each other.
+public struct SQLiteDatabase: CredentialDatabase {
+    /// The database file.
+    public let path: String
+    /// How long a statement waits for another connection's write lock, in milliseconds.
+    public var busyTimeout: Int32 = 5000
+
+    /// The database in the file at `path`.
+    public init(path: String) {
+        self.path = path
+    }
+
+    public var displayName: String { "sqlite:\(path)" }
+
+    /// Creates the file's folder (0700) and the file itself (0600) when missing, so the
+    /// file never exists with wider permissions than its owner's.
+    public func createFileIfMissing() throws {
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        }
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw CredentialStoreError("cannot create \(path): \(String(cString: strerror(errno)))")
+        }
+        close(descriptor)
+    }
+
+    public func connect() throws -> any CredentialConnection {
+        try createFileIfMissing()
+        var handle: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
+        let status = sqlite3_open_v2(path, &handle, flags, nil)
+        guard status == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
+            sqlite3_close(handle)
+            throw CredentialStoreError("cannot open \(path): \(message)")
+        }
+        sqlite3_busy_timeout(handle, busyTimeout)
+        let connection = SQLiteConnection(handle: handle, path: path)
+        try connection.execute("PRAGMA journal_mode=WAL")
+        // In WAL mode NORMAL syncs at checkpoints, not at every commit: a power cut may lose the
+        // last counters but never corrupts the file, and a login costs no fsync.
+        try connection.execute("PRAGMA synchronous=NORMAL")
+        return connection
+    }
+}
+
+/// One open SQLite database handle.
+final class SQLiteConnection: CredentialConnection {
+    private let handle: OpaquePointer
+    private let path: String
+    private(set) var isBroken = false
+
+    /// The schema, one step per version: `PRAGMA user_version` says how many have run.
+    private static let migrations = [
+        """
+        CREATE TABLE accounts (
+            username TEXT PRIMARY KEY NOT NULL,
+            password_hash TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            updated_at REAL NOT NULL);
+        CREATE TABLE login_failures (
+            kind TEXT NOT NULL,
+            key TEXT NOT NULL,
+            failures INTEGER NOT NULL,
+            last_failure REAL NOT NULL,
+            PRIMARY KEY (kind, key));
+        """,
+    ]
+
+    init(handle: OpaquePointer, path: String) {
+        self.handle = handle
+        self.path = path
+    }
+
+    deinit {
+        sqlite3_close_v2(handle)
+    }
+
+    func migrate() throws {
+        try transaction(immediate: true) {
+            let version = try query("PRAGMA user_version") { Int(sqlite3_column_int64($0, 0)) }.first ?? 0
+            guard version < Self.migrations.count else { return }
+            for step in Self.migrations[version...] {
+                try execute(step)
+            }
+            try execute("PRAGMA user_version = \(Self.migrations.count)")
+        }
+    }
+
+    func passwordHash(of username: String) throws -> String? {
+        try query("SELECT password_hash FROM accounts WHERE username = ?", [.text(username)]) { Self.text($0, 0) }.first
+    }
+
+    func insertAccount(_ username: String, passwordHash: String, now: Double) throws -> Bool {
+        try run("INSERT INTO accounts (username, password_hash, created_at, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                [.text(username), .text(passwordHash), .real(now), .real(now)])
+        return sqlite3_changes(handle) == 1
+    }
+
+    func updatePasswordHash(_ passwordHash: String, of username: String, now: Double) throws {
+        try run("UPDATE accounts SET password_hash = ?, updated_at = ? WHERE username = ?",
+                [.text(passwordHash), .real(now), .text(username)])
+    }
+
+    func deleteAccount(_ username: String) throws -> Bool {
+        try run("DELETE FROM accounts WHERE username = ?", [.text(username)])
+        return sqlite3_changes(handle) == 1
+    }
+
+    func accountNames() throws -> [String] {
+        try query("SELECT username FROM accounts ORDER BY username") { Self.text($0, 0) }
+    }
+
+    func updateFailureCounters<Result>(
+        _ keys: [ThrottleKey], _ body: (inout [ThrottleKey: FailureCounter]) -> Result
+    ) throws -> Result {
+        // BEGIN IMMEDIATE takes the write lock first: no other process reads stale counters meanwhile.
+        try transaction(immediate: true) {
+            var counters: [ThrottleKey: FailureCounter] = [:]
+            for key in keys {
+                let found = try query("SELECT failures, last_failure FROM login_failures WHERE kind = ? AND key = ?",
+                                      [.text(key.kind.rawValue), .text(key.value)]) {
+                    FailureCounter(failures: Int(sqlite3_column_int64($0, 0)), lastFailure: sqlite3_column_double($0, 1))
+                }
+                if let counter = found.first { counters[key] = counter }
+            }
+            let before = counters
+            let result = body(&counters)
+            for key in keys where counters[key] != before[key] {
+                if let counter = counters[key] {
+                    try run("""
+                        INSERT INTO login_failures (kind, key, failures, last_failure) VALUES (?, ?, ?, ?)
+                        ON CONFLICT (kind, key) DO UPDATE SET failures = excluded.failures, last_failure = excluded.last_failure
+                        """, [.text(key.kind.rawValue), .text(key.value), .integer(Int64(counter.failures)), .real(counter.lastFailure)])
+                } else {
+                    try run("DELETE FROM login_failures WHERE kind = ? AND key = ?", [.text(key.kind.rawValue), .text(key.value)])
+                }
+            }
+            return result
+        }
+    }
+
+    func clearFailureCounters(_ keys: [ThrottleKey]) throws {
+        try transaction(immediate: true) {
+            for key in keys {
+                try run("DELETE FROM login_failures WHERE kind = ? AND key = ?", [.text(key.kind.rawValue), .text(key.value)])
+            }
+        }
+    }
+
+    // MARK: statements
+
+    enum Value {
+        case text(String)
+        case real(Double)
+        case integer(Int64)
+    }
+
+    /// SQLite copies bound text right away (SQLITE_TRANSIENT, a macro Swift cannot import).
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    func execute(_ sql: String) throws {
+        guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else { throw failure() }
+    }
+
+    private func run(_ sql: String, _ values: [Value]) throws {
+        _ = try query(sql, values) { _ in () }
+    }
+
+    private func query<Row>(_ sql: String, _ values: [Value] = [], row: (OpaquePointer) -> Row) throws -> [Row] {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else { throw failure() }
+        defer { sqlite3_finalize(statement) }
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let status: Int32
+            switch value {
+            case .text(let text): status = sqlite3_bind_text(statement, index, text, -1, Self.transient)
+            case .real(let number): status = sqlite3_bind_double(statement, index, number)
+            case .integer(let number): status = sqlite3_bind_int64(statement, index, number)
+            }
+            guard status == SQLITE_OK else { throw failure() }
+        }
+        var rows: [Row] = []
+        while true {
+            switch sqlite3_step(statement) {
+            case SQLITE_ROW: rows.append(row(statement))
+            case SQLITE_DONE: return rows
+            default: throw failure()
+            }
+        }
+    }
+
+    private func transaction<Result>(immediate: Bool, _ body: () throws -> Result) throws -> Result {
+        try execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+            throw error
+        }
+    }
+
+    private static func text(_ statement: OpaquePointer, _ column: Int32) -> String {
+        sqlite3_column_text(statement, column).map { String(cString: $0) } ?? ""
+    }
+
+    /// The connection's last error; an I/O or corruption error also marks it broken.
+    private func failure() -> CredentialStoreError {
+        let code = sqlite3_errcode(handle) & 0xff
+        if code == SQLITE_IOERR || code == SQLITE_CORRUPT || code == SQLITE_NOTADB || code == SQLITE_CANTOPEN {
+            isBroken = true
+        }
+        return CredentialStoreError("\(path): \(String(cString: sqlite3_errmsg(handle)))")
+    }
+}

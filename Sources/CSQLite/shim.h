@@ -1,0 +1,4 @@
+#ifndef RXLIVE_CSQLITE_SHIM_H
+#define RXLIVE_CSQLITE_SHIM_H
+#include <sqlite3.h>
+#endif

@@ -1,0 +1,41 @@
+import Rx
+import ViewModels
+
+/// A session's login service: the seed's `loginRequest()` takes no arguments, so this asks
+/// the real service with the credentials the session's inputs last carried (recorded by
+/// the binding in `WireCatalog`, ahead of `transform`). Its failures become error
+/// messages to the session instead of ending the `loginResult` stream: a
+/// `LoginServiceError` is sent as `login_unavailable` or `rate_limited` (with
+/// `retryAfter`), and that tap gets no `loginResult`; the next tap is answered as usual.
+struct ReportingLoginService: LoginService {
+    let service: any LoginService
+    let client: WireClient
+    let credentials: LoginCredentials
+
+    func login() -> Observable<Bool> {
+        reporting(service.login(username: credentials.username, password: credentials.password))
+    }
+
+    func login(username: String, password: String) -> Observable<Bool> {
+        reporting(service.login(username: username, password: password))
+    }
+
+    private func reporting(_ request: Observable<Bool>) -> Observable<Bool> {
+        let refuse = client.refuse
+        return request.catch { error in
+            guard let failure = error as? LoginServiceError else { return Observable.error(error) }
+            refuse(Self.protocolError(failure))
+            return Observable.empty()
+        }
+    }
+
+    static func protocolError(_ failure: LoginServiceError) -> ProtocolError {
+        switch failure {
+        case .unavailable:
+            return ProtocolError(.loginUnavailable, "the login service is unavailable; try again later")
+        case .rateLimited(let wait):
+            let seconds = max(1, Int(wait.rounded(.up)))
+            return ProtocolError(.rateLimited, "too many failed logins; try again in \(seconds) s", retryAfter: seconds)
+        }
+    }
+}

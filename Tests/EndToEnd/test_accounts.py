@@ -1,0 +1,193 @@
+"""End-to-end: logins against real accounts. The rxlive binary with its `user` commands,
+on a real SQLite file and on a real PostgreSQL server shared by two instances;
+websocat as the client. Every answer is compared with PROTOCOL.md's shapes."""
+import json
+import os
+import queue
+import stat
+import subprocess
+import threading
+import time
+
+import pytest
+
+import postgres
+import support
+from test_sessions import Websocat, tap, text
+
+READY_PREFIX = '{"ready":{"viewModel":"login"'
+
+
+def rxlive_user(*args, password=None, cwd=support.REPO):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RXLIVE_")}
+    return subprocess.run([str(support.binary("rxlive")), "user", *args], input=password, capture_output=True,
+                          text=True, env=env, cwd=cwd, timeout=60)
+
+
+def attempt(port, username, password, headers=()):
+    """One login session: fills both fields, taps, and returns the answer as JSON."""
+    client = Websocat(port, "/ws/login") if not headers else WebsocatWithHeaders(port, headers)
+    try:
+        assert client.receive(1)[0].startswith(READY_PREFIX)
+        client.send(text("username", username), text("password", password), tap("loginTapped"))
+        assert json.loads(client.receive(1)[0]) == {"output": "isLoginButtonEnabled", "value": True}
+        return json.loads(client.receive(1, timeout=30)[0])
+    finally:
+        finish(client)
+
+
+def finish(client):
+    """Ends websocat and waits for its reader thread to reach end of file before closing the
+    pipe: a thread still reading a closed descriptor would read from whichever pipe reuses
+    its number next (the next client's), stealing its first bytes."""
+    if client.proc.stdin and not client.proc.stdin.closed:
+        client.proc.stdin.close()
+    try:
+        client.proc.wait(5)
+    except subprocess.TimeoutExpired:
+        client.proc.kill()
+        client.proc.wait()
+    while client.lines.get(timeout=10) is not None:
+        pass
+    client.proc.stdout.close()
+    client.proc.stderr.close()
+
+
+class WebsocatWithHeaders(Websocat):
+    """A websocat client that sends extra request headers (`Name: value`)."""
+
+    def __init__(self, port, headers):
+        extra = [f"--header={header}" for header in headers]
+        self.proc = subprocess.Popen(
+            [str(support.tool("websocat")), "-t", *extra, f"ws://127.0.0.1:{port}/ws/login"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
+        self.lines = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+
+ACCEPTED = {"output": "loginResult", "value": True}
+REJECTED = {"output": "loginResult", "value": False}
+
+
+def assert_rate_limited(answer):
+    assert set(answer) == {"error"}, answer
+    assert answer["error"]["code"] == "rate_limited"
+    assert isinstance(answer["error"]["retryAfter"], int) and 1 <= answer["error"]["retryAfter"] <= 2, answer
+    assert f"try again in {answer['error']['retryAfter']} s" in answer["error"]["message"]
+
+
+# ---------------------------------------------------------------- SQLite
+
+
+def test_user_commands_manage_accounts_in_a_private_sqlite_file(tmp_path):
+    added = rxlive_user("add", "ada", password="engine\n", cwd=tmp_path)
+    assert added.returncode == 0, added.stderr
+    assert added.stdout == "added user ada\n"
+    database = tmp_path / "data" / "rxlive.sqlite"
+    assert stat.S_IMODE(database.stat().st_mode) == 0o600, "the default file is the owner's only"
+    assert stat.S_IMODE(database.parent.stat().st_mode) == 0o700
+    assert b"engine" not in database.read_bytes(), "only the hash is stored"
+
+    assert rxlive_user("add", "grace", password="cobol\n", cwd=tmp_path).returncode == 0
+    taken = rxlive_user("add", "ada", password="other\n", cwd=tmp_path)
+    assert (taken.returncode, taken.stderr) == (1, "rxlive: user ada already exists\n")
+    assert rxlive_user("list", cwd=tmp_path).stdout == "ada\ngrace\n"
+    assert rxlive_user("remove", "ada", cwd=tmp_path).stdout == "removed user ada\n"
+    missing = rxlive_user("remove", "ada", cwd=tmp_path)
+    assert (missing.returncode, missing.stderr) == (1, "rxlive: no user ada\n")
+    assert rxlive_user("list", cwd=tmp_path).stdout == "grace\n"
+    empty = rxlive_user("add", "alan", password="", cwd=tmp_path)
+    assert empty.returncode == 2 and "no password" in empty.stderr
+
+
+@pytest.fixture
+def sqlite_server(tmp_path):
+    database = f"sqlite:{tmp_path / 'accounts.sqlite'}"
+    assert rxlive_user("add", "ada", "--database", database, password="engine\n").returncode == 0
+    with support.start_rxlive(extra_args=["--database", database]) as server:
+        yield server
+
+
+def test_a_stored_account_logs_in_and_nothing_else_does(sqlite_server):
+    assert attempt(sqlite_server.port, "ada", "engine") == ACCEPTED
+    assert attempt(sqlite_server.port, "ada", "Engine") == REJECTED
+    assert attempt(sqlite_server.port, "nobody", "engine") == REJECTED
+
+
+def test_failed_attempts_are_throttled_and_a_success_resets_them(sqlite_server):
+    for _ in range(3):
+        assert attempt(sqlite_server.port, "ada", "wrong") == REJECTED
+    # Within two seconds of the third failure even the right password waits.
+    throttled = attempt(sqlite_server.port, "ada", "engine")
+    assert_rate_limited(throttled)
+    # Another user is not affected.
+    assert attempt(sqlite_server.port, "grace", "wrong") == REJECTED
+    # After the wait the right password logs in, and the count starts again from zero.
+    time.sleep(throttled["error"]["retryAfter"])
+    assert attempt(sqlite_server.port, "ada", "engine") == ACCEPTED
+    for _ in range(3):
+        assert attempt(sqlite_server.port, "ada", "wrong") == REJECTED
+    assert_rate_limited(attempt(sqlite_server.port, "ada", "wrong"))
+
+
+def test_x_forwarded_for_counts_only_from_a_trusted_proxy(tmp_path):
+    database = f"sqlite:{tmp_path / 'accounts.sqlite'}"
+    with support.start_rxlive(extra_args=["--database", database, "--trusted-proxy", "127.0.0.1"]) as server:
+        # Ten failures (the per-address allowance) for ten names, all from one forwarded client.
+        for index in range(10):
+            assert attempt(server.port, f"user{index}", "x", headers=["X-Forwarded-For: 203.0.113.5"]) == REJECTED
+        assert_rate_limited(attempt(server.port, "user10", "x", headers=["X-Forwarded-For: 203.0.113.5"]))
+        # Another forwarded client is counted apart.
+        assert attempt(server.port, "user10", "x", headers=["X-Forwarded-For: 203.0.113.6"]) == REJECTED
+    with support.start_rxlive(extra_args=["--database", database]) as server:
+        # Without --trusted-proxy the header is the client's own word: the peer, 127.0.0.1, counts.
+        assert attempt(server.port, "user11", "x", headers=["X-Forwarded-For: 203.0.113.5"]) == REJECTED
+
+
+# ---------------------------------------------------------------- PostgreSQL
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    if not postgres.available():
+        pytest.skip("PostgreSQL 15 is not installed: run scripts/setup test")
+    server = postgres.PostgresCluster()
+    try:
+        yield server
+    finally:
+        server.remove()
+
+
+def test_two_instances_share_accounts_and_throttling_on_postgres(cluster):
+    added = rxlive_user("add", "ada", "--database", cluster.uri, password="engine\n")
+    assert added.returncode == 0, added.stderr
+    args = ["--database", cluster.uri]
+    with support.start_rxlive(extra_args=args) as first, support.start_rxlive(extra_args=args) as second:
+        assert attempt(first.port, "ada", "engine") == ACCEPTED
+        assert attempt(second.port, "ada", "engine") == ACCEPTED
+        # Failures on either instance count together.
+        assert attempt(first.port, "ada", "wrong") == REJECTED
+        assert attempt(second.port, "ada", "wrong") == REJECTED
+        assert attempt(first.port, "ada", "wrong") == REJECTED
+        assert_rate_limited(attempt(second.port, "ada", "engine"))
+    assert rxlive_user("list", "--database", cluster.uri).stdout == "ada\n"
+
+
+def test_a_stopped_database_answers_login_unavailable_until_it_is_back(cluster):
+    assert rxlive_user("add", "grace", "--database", cluster.uri, password="cobol\n").returncode == 0
+    with support.start_rxlive(extra_args=["--database", cluster.uri]) as server:
+        assert attempt(server.port, "grace", "cobol") == ACCEPTED
+        cluster.stop()
+        try:
+            answer = attempt(server.port, "grace", "cobol")
+            assert answer == {"error": {"code": "login_unavailable",
+                                        "message": "the login service is unavailable; try again later"}}
+            assert support.http_get(server.port, "/healthz")[0] == 200, "the server keeps serving"
+        finally:
+            cluster.start()
+        # The pool reconnects once the server is back.
+        assert attempt(server.port, "grace", "cobol") == ACCEPTED
+        # A restart between two logins leaves a dead connection in the pool: it is replaced at once.
+        cluster.stop()
+        cluster.start()
+        assert attempt(server.port, "grace", "cobol") == ACCEPTED
