@@ -42,14 +42,15 @@ class Producer<Element>: Observable<Element> {
         }
         if !CurrentThreadScheduler.isScheduleRequired {
             let disposer = SinkDisposer()
-            let sinkAndSubscription = erasedRun(self, observer, disposer)
-            disposer.setSinkAndSubscription(sink: sinkAndSubscription.sink, subscription: sinkAndSubscription.subscription)
+            // Destructured, so the two existentials move into the disposer without copies.
+            let (sink, subscription) = erasedRun(self, observer, disposer)
+            disposer.setSinkAndSubscription(sink: sink, subscription: subscription)
             return disposer
         } else {
             return CurrentThreadScheduler.instance.schedule(()) { _ in
                 let disposer = SinkDisposer()
-                let sinkAndSubscription = erasedRun(self, observer, disposer)
-                disposer.setSinkAndSubscription(sink: sinkAndSubscription.sink, subscription: sinkAndSubscription.subscription)
+                let (sink, subscription) = erasedRun(self, observer, disposer)
+                disposer.setSinkAndSubscription(sink: sink, subscription: subscription)
                 return disposer
             }
         }
@@ -59,14 +60,14 @@ class Producer<Element>: Observable<Element> {
     override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
         if !CurrentThreadScheduler.isScheduleRequired {
             let disposer = SinkDisposer()
-            let sinkAndSubscription = run(observer, cancel: disposer)
-            disposer.setSinkAndSubscription(sink: sinkAndSubscription.sink, subscription: sinkAndSubscription.subscription)
+            let (sink, subscription) = run(observer, cancel: disposer)
+            disposer.setSinkAndSubscription(sink: sink, subscription: subscription)
             return disposer
         } else {
             return CurrentThreadScheduler.instance.schedule(()) { _ in
                 let disposer = SinkDisposer()
-                let sinkAndSubscription = self.run(observer, cancel: disposer)
-                disposer.setSinkAndSubscription(sink: sinkAndSubscription.sink, subscription: sinkAndSubscription.subscription)
+                let (sink, subscription) = self.run(observer, cancel: disposer)
+                disposer.setSinkAndSubscription(sink: sink, subscription: subscription)
                 return disposer
             }
         }
