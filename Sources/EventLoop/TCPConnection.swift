@@ -53,7 +53,6 @@ public final class TCPConnection: LoopHandle {
     public private(set) var unsentBytes = 0
     private let writeRequest: UnsafeMutablePointer<uv_write_t>
     private let shutdownRequest: UnsafeMutablePointer<uv_shutdown_t>
-    private let buffers: UnsafeMutablePointer<uv_buf_t>
     private var outputState = OutputState.open
     private var wantsReading = false
     private var isReading = false
@@ -67,7 +66,6 @@ public final class TCPConnection: LoopHandle {
     init(loop: EventLoop) throws {
         writeRequest = .allocate(capacity: 1)
         shutdownRequest = .allocate(capacity: 1)
-        buffers = .allocate(capacity: Self.maxBuffersPerWrite)
         super.init(loop: loop, type: UV_TCP)
         do {
             try finishInit(status: uv_tcp_init(loop.uvLoop, tcp), operation: "uv_tcp_init")
@@ -83,7 +81,6 @@ public final class TCPConnection: LoopHandle {
     private func freeRequests() {
         writeRequest.deallocate()
         shutdownRequest.deallocate()
-        buffers.deallocate()
     }
 
     var tcp: UnsafeMutablePointer<uv_tcp_t> { rawHandle.assumingMemoryBound(to: uv_tcp_t.self) }
@@ -205,6 +202,7 @@ public final class TCPConnection: LoopHandle {
         if !staged.isEmpty { encodeStaged() }
         guard !isClosing, !queued.isEmpty else { return }
         let count = min(queued.count, Self.maxBuffersPerWrite)
+        let buffers = loop.writeBuffers  // the loop's scratch array: uv_write copies it
         for index in 0..<count {
             let chunk = queued[index]
             buffers[index] = uv_buf_init(chunk.storage.assumingMemoryBound(to: CChar.self), UInt32(chunk.count))
