@@ -27,6 +27,8 @@ public final class EventLoop: @unchecked Sendable {
     /// The `uv_buf_t` array a connection's `flush()` fills for `uv_write`, shared by the loop's
     /// connections: `uv_write` copies the array into its request before returning.
     let writeBuffers: UnsafeMutablePointer<uv_buf_t>
+    /// Free write requests for the connections' in-flight writes.
+    let writeRequests = WriteRequestPool()
 
     /// Size of the loop's shared read buffer.
     public static let readBufferSize = 64 * 1024
