@@ -36,19 +36,21 @@ traced_run() {
         sleep 0.1
     done
     [ -n "$SERVER_PID" ] || { cat "$WORK/server-$sessions.log" >&2; exit 1; }
-    "$BIN/ws-bench" idle --port "$port" --sessions "$sessions" >"$WORK/bench-$sessions.log" 2>&1 &
+    "$BIN/ws-bench" idle --port "$port" --sessions "$sessions" --hold 30 >"$WORK/bench-$sessions.log" 2>&1 &
     local bench_pid=$!
-    # ws-bench holds the sessions one second once all are ready: wait until the server holds
-    # a descriptor for each (bounded: 60 s), then half a second more, then stop the server.
+    # ws-bench holds the sessions 30 s once all are ready: wait until the server holds a
+    # descriptor for each (bounded: 60 s), then 2 s for the last ready messages to be written
+    # (their output chunks go back to the loop's pool), then stop the server.
     for _ in $(seq 600); do
         fds="$(ls "/proc/$SERVER_PID/fd" 2>/dev/null | wc -l)"
         [ "$fds" -ge "$sessions" ] && break
         sleep 0.1
     done
-    sleep 0.5
+    sleep 2
     kill -KILL "$SERVER_PID"
     SERVER_PID=""
     wait "$trace_pid" 2>/dev/null || true
+    kill "$bench_pid" 2>/dev/null || true
     wait "$bench_pid" 2>/dev/null || true
     heaptrack_print -f "$WORK"/trace-"$sessions".*zst --print-peaks 0 --print-allocators 0 \
         --print-temporary 0 --print-leaks 0 -F "$WORK/live-$sessions.txt" --flamegraph-cost-type leaked >/dev/null 2>&1

@@ -18,6 +18,8 @@ struct BenchOptions {
     var messageSize = 32
     /// idle: count a session as open at the 101 (for servers without a ready message).
     var waitForReady = true
+    /// idle: how long the sessions stay open once all are ready (RSS is read after 1 s).
+    var holdSeconds = 1.0
     /// Upper bound on the whole run, whatever happens.
     var timeout = 120.0
     /// Speak wss:// (TLS), trusting the CA certificates in this PEM file.
@@ -30,7 +32,7 @@ struct BenchOptions {
                    one message in flight per connection; round trips/s, p50, p99
       sum          --connections 64 --seconds 5 [--path /ws/sum]
                    one number1 change in flight per session; sum replies/s, p50, p99
-      idle         --sessions 10000 [--server-pid PID] [--no-ready] [--path /ws/sum]
+      idle         --sessions 10000 [--server-pid PID] [--no-ready] [--path /ws/sum] [--hold 1]
                    opens idle sessions, waits for every ready; server RSS per session
       login-churn  --connections 64 --seconds 5 [--path /ws/login]
                    open, log in, wait for loginResult, close; sessions/s
@@ -69,6 +71,7 @@ struct BenchOptions {
             case "--size": options.messageSize = try number(name, Int.self, min: 0)
             case "--timeout": options.timeout = try number(name, Double.self, min: 1)
             case "--no-ready": options.waitForReady = false
+            case "--hold": options.holdSeconds = try number(name, Double.self, min: 1)
             case "--tls-ca": options.tlsAuthority = try value(name)
             case "--help", "-h": throw BenchError.usage("")
             default: throw BenchError.usage("unknown option \(name)")
