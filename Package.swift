@@ -56,8 +56,10 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "autobahn-echo", dependencies: ["HTTPServer", "EventLoop", "TLS"]),
-        .executableTarget(name: "rx-bench", dependencies: ["Rx", "RxRelay"]),
+        .executableTarget(name: "rx-bench", dependencies: ["Rx", "RxRelay", "CMallocCounter"]),
         .executableTarget(name: "ws-bench", dependencies: ["CLibUV", "WebSocket", "TLS"]),
+        // Counting malloc for the benchmarks: linked into an executable, it counts every allocation.
+        .target(name: "CMallocCounter"),
 
         // Tests mirror the sources; NetworkTestSupport holds the socket and loop-thread helpers two of them share.
         .target(name: "NetworkTestSupport", dependencies: ["EventLoop"], path: "Tests/NetworkTestSupport"),

@@ -24,6 +24,11 @@ public final class EventLoop: @unchecked Sendable {
     let readBuffer: UnsafeMutableRawBufferPointer
     /// Free output chunks for the connections' write queues.
     let chunkPool = OutputChunkPool()
+    /// The `uv_buf_t` array a connection's `flush()` fills for `uv_write`, shared by the loop's
+    /// connections: `uv_write` copies the array into its request before returning.
+    let writeBuffers: UnsafeMutablePointer<uv_buf_t>
+    /// Free write requests for the connections' in-flight writes.
+    let writeRequests = WriteRequestPool()
 
     /// Size of the loop's shared read buffer.
     public static let readBufferSize = 64 * 1024
@@ -38,6 +43,7 @@ public final class EventLoop: @unchecked Sendable {
         }
         ownerThread = Atomic(UInt(pthread_self()))
         readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
+        writeBuffers = .allocate(capacity: TCPConnection.maxBuffersPerWrite)
         wakeUp = try WakeUpHandle(loop: self)
     }
 
@@ -46,6 +52,7 @@ public final class EventLoop: @unchecked Sendable {
         // its memory is then left to them rather than freed under them.
         if uv_loop_close(uvLoop) == 0 { uvLoop.deallocate() }
         readBuffer.deallocate()
+        writeBuffers.deallocate()
     }
 
     /// True on the loop's thread.

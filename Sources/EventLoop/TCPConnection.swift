@@ -51,9 +51,9 @@ public final class TCPConnection: LoopHandle {
     private var inFlight: [OutputChunk] = []
     /// Bytes written but not yet confirmed by a write callback.
     public private(set) var unsentBytes = 0
-    private let writeRequest: UnsafeMutablePointer<uv_write_t>
-    private let shutdownRequest: UnsafeMutablePointer<uv_shutdown_t>
-    private let buffers: UnsafeMutablePointer<uv_buf_t>
+    // An idle connection holds no request: the write request comes from the loop's pool for
+    // the one write in flight, the shutdown request is made when FIN is sent.
+    private var shutdownRequest: UnsafeMutablePointer<uv_shutdown_t>?
     private var outputState = OutputState.open
     private var wantsReading = false
     private var isReading = false
@@ -65,25 +65,13 @@ public final class TCPConnection: LoopHandle {
     private var lingerTimer: TimerHandle?
 
     init(loop: EventLoop) throws {
-        writeRequest = .allocate(capacity: 1)
-        shutdownRequest = .allocate(capacity: 1)
-        buffers = .allocate(capacity: Self.maxBuffersPerWrite)
         super.init(loop: loop, type: UV_TCP)
-        do {
-            try finishInit(status: uv_tcp_init(loop.uvLoop, tcp), operation: "uv_tcp_init")
-        } catch {
-            freeRequests()
-            throw error
-        }
-        let me = Unmanaged.passUnretained(self).toOpaque()
-        writeRequest.pointee.data = me
-        shutdownRequest.pointee.data = me
+        try finishInit(status: uv_tcp_init(loop.uvLoop, tcp), operation: "uv_tcp_init")
     }
 
     private func freeRequests() {
-        writeRequest.deallocate()
-        shutdownRequest.deallocate()
-        buffers.deallocate()
+        shutdownRequest?.deallocate()
+        shutdownRequest = nil
     }
 
     var tcp: UnsafeMutablePointer<uv_tcp_t> { rawHandle.assumingMemoryBound(to: uv_tcp_t.self) }
@@ -219,13 +207,17 @@ public final class TCPConnection: LoopHandle {
         if !staged.isEmpty { encodeStaged() }
         guard !isClosing, !queued.isEmpty else { return }
         let count = min(queued.count, Self.maxBuffersPerWrite)
+        let buffers = loop.writeBuffers  // the loop's scratch array: uv_write copies it
         for index in 0..<count {
             let chunk = queued[index]
             buffers[index] = uv_buf_init(chunk.storage.assumingMemoryBound(to: CChar.self), UInt32(chunk.count))
             inFlight.append(chunk)
         }
         queued.removeFirst(count)
+        let writeRequest = loop.writeRequests.take()
+        writeRequest.pointee.data = Unmanaged.passUnretained(self).toOpaque()
         if uv_write(writeRequest, stream, buffers, UInt32(count), connectionDidWrite) < 0 {
+            loop.writeRequests.give(writeRequest)  // no callback will come for it
             close()
         }
     }
@@ -327,7 +319,10 @@ public final class TCPConnection: LoopHandle {
 
     private func sendShutdown() {
         outputState = .shutdownSent
-        if peerFinished || uv_shutdown(shutdownRequest, stream, connectionDidShutdown) < 0 {
+        let request = shutdownRequest ?? .allocate(capacity: 1)
+        shutdownRequest = request
+        request.pointee.data = Unmanaged.passUnretained(self).toOpaque()
+        if peerFinished || uv_shutdown(request, stream, connectionDidShutdown) < 0 {
             close()
             return
         }
@@ -382,8 +377,10 @@ private func connectionDidRead(_ stream: UnsafeMutablePointer<uv_stream_t>?, _ c
 }
 
 private func connectionDidWrite(_ request: UnsafeMutablePointer<uv_write_t>?, _ status: Int32) {
-    guard let data = request?.pointee.data else { return }
-    Unmanaged<TCPConnection>.fromOpaque(data).takeUnretainedValue().didWrite(status: status)
+    guard let request, let data = request.pointee.data else { return }
+    let connection = Unmanaged<TCPConnection>.fromOpaque(data).takeUnretainedValue()
+    connection.loop.writeRequests.give(request)
+    connection.didWrite(status: status)
 }
 
 private func connectionDidShutdown(_ request: UnsafeMutablePointer<uv_shutdown_t>?, _ status: Int32) {

@@ -20,6 +20,8 @@ struct BenchOptions {
     var waitForReady = true
     /// login-churn: log in as `bench0` … `bench<N-1>` in turn (0: always `bench`).
     var accounts = 0
+    /// idle: how long the sessions stay open once all are ready (RSS is read after 1 s).
+    var holdSeconds = 1.0
     /// Upper bound on the whole run, whatever happens.
     var timeout = 120.0
     /// Speak wss:// (TLS), trusting the CA certificates in this PEM file.
@@ -32,7 +34,7 @@ struct BenchOptions {
                    one message in flight per connection; round trips/s, p50, p99
       sum          --connections 64 --seconds 5 [--path /ws/sum]
                    one number1 change in flight per session; sum replies/s, p50, p99
-      idle         --sessions 10000 [--server-pid PID] [--no-ready] [--path /ws/sum]
+      idle         --sessions 10000 [--server-pid PID] [--no-ready] [--path /ws/sum] [--hold 1]
                    opens idle sessions, waits for every ready; server RSS per session
       login-churn  --connections 64 --seconds 5 [--path /ws/login] [--accounts N]
                    open, log in, wait for loginResult, close; sessions/s
@@ -72,6 +74,7 @@ struct BenchOptions {
             case "--size": options.messageSize = try number(name, Int.self, min: 0)
             case "--timeout": options.timeout = try number(name, Double.self, min: 1)
             case "--no-ready": options.waitForReady = false
+            case "--hold": options.holdSeconds = try number(name, Double.self, min: 1)
             case "--tls-ca": options.tlsAuthority = try value(name)
             case "--accounts": options.accounts = try number(name, Int.self, min: 0)
             case "--help", "-h": throw BenchError.usage("")

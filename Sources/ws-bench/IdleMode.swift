@@ -68,7 +68,7 @@ final class IdleMode: BenchRun {
         // Let the server settle (deferred frees, lazily touched pages) before measuring.
         loop.schedule(after: 1) { [unowned self] in
             if let pid = options.serverPID { rssAfter = ProcessResources.residentKiB(of: pid) }
-            end(grace: 5)
+            loop.schedule(after: options.holdSeconds - 1) { [unowned self] in end(grace: 5) }
         }
     }
 

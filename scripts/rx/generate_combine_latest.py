@@ -50,10 +50,10 @@ def generate(n: int) -> str:
     a("    let resultSelector: ResultSelector")
     a("    /// Held while handling any source's event (recursive: the observer may feed a source).")
     a("    @usableFromInline")
-    a("    let lock = RecursiveLock()")
+    a("    let lock = InlineRecursiveLock()")
     for i in r:
         a("    @usableFromInline")
-        a(f"    let subscription{i} = SingleAssignmentDisposable()")
+        a(f"    let subscription{i} = InlineSingleAssignmentDisposable()")
     a("    /// Guarded by `lock`, as are the masks below.")
     for i in r:
         a("    @usableFromInline")

@@ -42,14 +42,15 @@ class Producer<Element>: Observable<Element> {
         }
         if !CurrentThreadScheduler.isScheduleRequired {
             let disposer = SinkDisposer()
-            let sinkAndSubscription = erasedRun(self, observer, disposer)
-            disposer.setSinkAndSubscription(sink: sinkAndSubscription.sink, subscription: sinkAndSubscription.subscription)
+            // Destructured, so the two existentials move into the disposer without copies.
+            let (sink, subscription) = erasedRun(self, observer, disposer)
+            disposer.setSinkAndSubscription(sink: sink, subscription: subscription)
             return disposer
         } else {
             return CurrentThreadScheduler.instance.schedule(()) { _ in
                 let disposer = SinkDisposer()
-                let sinkAndSubscription = erasedRun(self, observer, disposer)
-                disposer.setSinkAndSubscription(sink: sinkAndSubscription.sink, subscription: sinkAndSubscription.subscription)
+                let (sink, subscription) = erasedRun(self, observer, disposer)
+                disposer.setSinkAndSubscription(sink: sink, subscription: subscription)
                 return disposer
             }
         }
@@ -59,14 +60,14 @@ class Producer<Element>: Observable<Element> {
     override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
         if !CurrentThreadScheduler.isScheduleRequired {
             let disposer = SinkDisposer()
-            let sinkAndSubscription = run(observer, cancel: disposer)
-            disposer.setSinkAndSubscription(sink: sinkAndSubscription.sink, subscription: sinkAndSubscription.subscription)
+            let (sink, subscription) = run(observer, cancel: disposer)
+            disposer.setSinkAndSubscription(sink: sink, subscription: subscription)
             return disposer
         } else {
             return CurrentThreadScheduler.instance.schedule(()) { _ in
                 let disposer = SinkDisposer()
-                let sinkAndSubscription = self.run(observer, cancel: disposer)
-                disposer.setSinkAndSubscription(sink: sinkAndSubscription.sink, subscription: sinkAndSubscription.subscription)
+                let (sink, subscription) = self.run(observer, cancel: disposer)
+                disposer.setSinkAndSubscription(sink: sink, subscription: subscription)
                 return disposer
             }
         }
@@ -94,11 +95,13 @@ final class SinkDisposer: Cancelable {
     @usableFromInline
     let state = Atomic<Int>(0)
     /// Written before `sinkAndSubscriptionSet` is published, then used by whichever thread
-    /// sees both flags first.
+    /// sees both flags first. `NopDisposable` when unset or taken: an optional of this
+    /// (non-class) existential is copied and destroyed through generic value witnesses, which
+    /// cost more per subscription than the rest of the disposer.
     @usableFromInline
-    @exclusivity(unchecked) var sink: Disposable?
+    @exclusivity(unchecked) var sink: Disposable = NopDisposable()
     @usableFromInline
-    @exclusivity(unchecked) var subscription: Disposable?
+    @exclusivity(unchecked) var subscription: Disposable = NopDisposable()
 
     @inlinable
     init() {}
@@ -146,9 +149,10 @@ final class SinkDisposer: Cancelable {
     /// Takes the stored sink and subscription out of the fields and disposes them.
     @inlinable
     func disposeSinkAndSubscription() {
-        guard let sink = self.sink.take(), let subscription = self.subscription.take() else {
-            rxFatalError("Sink and subscription were not set")
-        }
+        var sink: Disposable = NopDisposable()
+        var subscription: Disposable = NopDisposable()
+        swap(&sink, &self.sink)
+        swap(&subscription, &self.subscription)
         sink.dispose()
         subscription.dispose()
     }

@@ -9,8 +9,27 @@ import Darwin
 /// their lock use it, because the observer may call back into the operator on the same
 /// thread (`Mutex` alone is not reentrant). Built on `Mutex`: the owner's thread id is kept
 /// in an atomic, so a nested call on the owning thread just runs its body.
+///
+/// A class, for locks shared between objects; a sink that owns its lock alone stores an
+/// `InlineRecursiveLock` instead, which costs no allocation of its own.
 @usableFromInline
 final class RecursiveLock {
+    @usableFromInline
+    let lock = InlineRecursiveLock()
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    func performLocked<Result>(_ body: () throws -> Result) rethrows -> Result {
+        try lock.performLocked(body)
+    }
+}
+
+/// `RecursiveLock`'s state stored inline in the object that owns it (a `let` property):
+/// no allocation per lock, which matters for sinks made once per subscription.
+@usableFromInline
+struct InlineRecursiveLock: ~Copyable {
     @usableFromInline
     let mutex = Mutex<Void>(())
     /// The owning thread, or 0. Only the owner stores its own id, so a thread can read its
@@ -22,7 +41,7 @@ final class RecursiveLock {
     init() {}
 
     @inlinable
-    func performLocked<Result>(_ body: () throws -> Result) rethrows -> Result {
+    borrowing func performLocked<Result>(_ body: () throws -> Result) rethrows -> Result {
         let me = currentThreadIdentifier()
         if owner.load(ordering: .relaxed) == me {
             return try body()
@@ -35,7 +54,6 @@ final class RecursiveLock {
     }
 }
 
-/// A non-zero identifier of the calling thread.
 @inlinable
 func currentThreadIdentifier() -> UInt {
     #if canImport(Darwin)

@@ -46,11 +46,11 @@ final class CombineLatestSink2<E1, E2, Observer: ObserverType>: Sink<Observer> {
     let resultSelector: ResultSelector
     /// Held while handling any source's event (recursive: the observer may feed a source).
     @usableFromInline
-    let lock = RecursiveLock()
+    let lock = InlineRecursiveLock()
     @usableFromInline
-    let subscription1 = SingleAssignmentDisposable()
+    let subscription1 = InlineSingleAssignmentDisposable()
     @usableFromInline
-    let subscription2 = SingleAssignmentDisposable()
+    let subscription2 = InlineSingleAssignmentDisposable()
     /// Guarded by `lock`, as are the masks below.
     @usableFromInline
     @exclusivity(unchecked) var latest1: E1?
@@ -253,13 +253,13 @@ final class CombineLatestSink3<E1, E2, E3, Observer: ObserverType>: Sink<Observe
     let resultSelector: ResultSelector
     /// Held while handling any source's event (recursive: the observer may feed a source).
     @usableFromInline
-    let lock = RecursiveLock()
+    let lock = InlineRecursiveLock()
     @usableFromInline
-    let subscription1 = SingleAssignmentDisposable()
+    let subscription1 = InlineSingleAssignmentDisposable()
     @usableFromInline
-    let subscription2 = SingleAssignmentDisposable()
+    let subscription2 = InlineSingleAssignmentDisposable()
     @usableFromInline
-    let subscription3 = SingleAssignmentDisposable()
+    let subscription3 = InlineSingleAssignmentDisposable()
     /// Guarded by `lock`, as are the masks below.
     @usableFromInline
     @exclusivity(unchecked) var latest1: E1?
@@ -493,15 +493,15 @@ final class CombineLatestSink4<E1, E2, E3, E4, Observer: ObserverType>: Sink<Obs
     let resultSelector: ResultSelector
     /// Held while handling any source's event (recursive: the observer may feed a source).
     @usableFromInline
-    let lock = RecursiveLock()
+    let lock = InlineRecursiveLock()
     @usableFromInline
-    let subscription1 = SingleAssignmentDisposable()
+    let subscription1 = InlineSingleAssignmentDisposable()
     @usableFromInline
-    let subscription2 = SingleAssignmentDisposable()
+    let subscription2 = InlineSingleAssignmentDisposable()
     @usableFromInline
-    let subscription3 = SingleAssignmentDisposable()
+    let subscription3 = InlineSingleAssignmentDisposable()
     @usableFromInline
-    let subscription4 = SingleAssignmentDisposable()
+    let subscription4 = InlineSingleAssignmentDisposable()
     /// Guarded by `lock`, as are the masks below.
     @usableFromInline
     @exclusivity(unchecked) var latest1: E1?
@@ -766,17 +766,17 @@ final class CombineLatestSink5<E1, E2, E3, E4, E5, Observer: ObserverType>: Sink
     let resultSelector: ResultSelector
     /// Held while handling any source's event (recursive: the observer may feed a source).
     @usableFromInline
-    let lock = RecursiveLock()
+    let lock = InlineRecursiveLock()
     @usableFromInline
-    let subscription1 = SingleAssignmentDisposable()
+    let subscription1 = InlineSingleAssignmentDisposable()
     @usableFromInline
-    let subscription2 = SingleAssignmentDisposable()
+    let subscription2 = InlineSingleAssignmentDisposable()
     @usableFromInline
-    let subscription3 = SingleAssignmentDisposable()
+    let subscription3 = InlineSingleAssignmentDisposable()
     @usableFromInline
-    let subscription4 = SingleAssignmentDisposable()
+    let subscription4 = InlineSingleAssignmentDisposable()
     @usableFromInline
-    let subscription5 = SingleAssignmentDisposable()
+    let subscription5 = InlineSingleAssignmentDisposable()
     /// Guarded by `lock`, as are the masks below.
     @usableFromInline
     @exclusivity(unchecked) var latest1: E1?
@@ -1072,19 +1072,19 @@ final class CombineLatestSink6<E1, E2, E3, E4, E5, E6, Observer: ObserverType>: 
     let resultSelector: ResultSelector
     /// Held while handling any source's event (recursive: the observer may feed a source).
     @usableFromInline
-    let lock = RecursiveLock()
+    let lock = InlineRecursiveLock()
     @usableFromInline
-    let subscription1 = SingleAssignmentDisposable()
+    let subscription1 = InlineSingleAssignmentDisposable()
     @usableFromInline
-    let subscription2 = SingleAssignmentDisposable()
+    let subscription2 = InlineSingleAssignmentDisposable()
     @usableFromInline
-    let subscription3 = SingleAssignmentDisposable()
+    let subscription3 = InlineSingleAssignmentDisposable()
     @usableFromInline
-    let subscription4 = SingleAssignmentDisposable()
+    let subscription4 = InlineSingleAssignmentDisposable()
     @usableFromInline
-    let subscription5 = SingleAssignmentDisposable()
+    let subscription5 = InlineSingleAssignmentDisposable()
     @usableFromInline
-    let subscription6 = SingleAssignmentDisposable()
+    let subscription6 = InlineSingleAssignmentDisposable()
     /// Guarded by `lock`, as are the masks below.
     @usableFromInline
     @exclusivity(unchecked) var latest1: E1?
@@ -1411,21 +1411,21 @@ final class CombineLatestSink7<E1, E2, E3, E4, E5, E6, E7, Observer: ObserverTyp
     let resultSelector: ResultSelector
     /// Held while handling any source's event (recursive: the observer may feed a source).
     @usableFromInline
-    let lock = RecursiveLock()
+    let lock = InlineRecursiveLock()
     @usableFromInline
-    let subscription1 = SingleAssignmentDisposable()
+    let subscription1 = InlineSingleAssignmentDisposable()
     @usableFromInline
-    let subscription2 = SingleAssignmentDisposable()
+    let subscription2 = InlineSingleAssignmentDisposable()
     @usableFromInline
-    let subscription3 = SingleAssignmentDisposable()
+    let subscription3 = InlineSingleAssignmentDisposable()
     @usableFromInline
-    let subscription4 = SingleAssignmentDisposable()
+    let subscription4 = InlineSingleAssignmentDisposable()
     @usableFromInline
-    let subscription5 = SingleAssignmentDisposable()
+    let subscription5 = InlineSingleAssignmentDisposable()
     @usableFromInline
-    let subscription6 = SingleAssignmentDisposable()
+    let subscription6 = InlineSingleAssignmentDisposable()
     @usableFromInline
-    let subscription7 = SingleAssignmentDisposable()
+    let subscription7 = InlineSingleAssignmentDisposable()
     /// Guarded by `lock`, as are the masks below.
     @usableFromInline
     @exclusivity(unchecked) var latest1: E1?
@@ -1783,23 +1783,23 @@ final class CombineLatestSink8<E1, E2, E3, E4, E5, E6, E7, E8, Observer: Observe
     let resultSelector: ResultSelector
     /// Held while handling any source's event (recursive: the observer may feed a source).
     @usableFromInline
-    let lock = RecursiveLock()
+    let lock = InlineRecursiveLock()
     @usableFromInline
-    let subscription1 = SingleAssignmentDisposable()
+    let subscription1 = InlineSingleAssignmentDisposable()
     @usableFromInline
-    let subscription2 = SingleAssignmentDisposable()
+    let subscription2 = InlineSingleAssignmentDisposable()
     @usableFromInline
-    let subscription3 = SingleAssignmentDisposable()
+    let subscription3 = InlineSingleAssignmentDisposable()
     @usableFromInline
-    let subscription4 = SingleAssignmentDisposable()
+    let subscription4 = InlineSingleAssignmentDisposable()
     @usableFromInline
-    let subscription5 = SingleAssignmentDisposable()
+    let subscription5 = InlineSingleAssignmentDisposable()
     @usableFromInline
-    let subscription6 = SingleAssignmentDisposable()
+    let subscription6 = InlineSingleAssignmentDisposable()
     @usableFromInline
-    let subscription7 = SingleAssignmentDisposable()
+    let subscription7 = InlineSingleAssignmentDisposable()
     @usableFromInline
-    let subscription8 = SingleAssignmentDisposable()
+    let subscription8 = InlineSingleAssignmentDisposable()
     /// Guarded by `lock`, as are the masks below.
     @usableFromInline
     @exclusivity(unchecked) var latest1: E1?

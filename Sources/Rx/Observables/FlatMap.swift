@@ -22,7 +22,7 @@ final class FlatMapSink<SourceElement, SourceSequence: ObservableConvertibleType
     let selector: Selector
     /// Held while forwarding any event, so the observer gets one event at a time.
     @usableFromInline
-    let lock = RecursiveLock()
+    let lock = InlineRecursiveLock()
     /// Guarded by `lock`, as are the two below: the source completed.
     @usableFromInline
     @exclusivity(unchecked) var stopped = false
@@ -33,7 +33,7 @@ final class FlatMapSink<SourceElement, SourceSequence: ObservableConvertibleType
     @usableFromInline
     @exclusivity(unchecked) var innersDisposed = false
     @usableFromInline
-    let sourceSubscription = SingleAssignmentDisposable()
+    let sourceSubscription = InlineSingleAssignmentDisposable()
 
     @inlinable
     init(selector: @escaping Selector, observer: Observer, cancel: Cancelable) {

@@ -22,9 +22,9 @@ final class FlatMapLatestSink<SourceElement, SourceSequence: ObservableConvertib
     let selector: Selector
     /// Held while forwarding any event, so the observer gets one event at a time.
     @usableFromInline
-    let lock = RecursiveLock()
+    let lock = InlineRecursiveLock()
     @usableFromInline
-    let sourceSubscription = SingleAssignmentDisposable()
+    let sourceSubscription = InlineSingleAssignmentDisposable()
     /// Guarded by `lock`, as are the three below: the source completed.
     @usableFromInline
     @exclusivity(unchecked) var stopped = false
