@@ -59,12 +59,21 @@ struct RxLiveCommand: ParsableCommand {
                                valueName: "rate"))
     var messageRate: String?
 
+    @Option(help: ArgumentHelp("When to serve /dashboard's data: auto (on a loopback address or with an admin token), on or off (default auto; env RXLIVE_DASHBOARD).",
+                               valueName: "mode"))
+    var dashboard: String?
+
+    @Option(help: ArgumentHelp("Token a dashboard viewer must present, 16+ URL-safe characters (default: a random one, logged at start; env RXLIVE_ADMIN_TOKEN).",
+                               valueName: "token"))
+    var adminToken: String?
+
     /// The configuration these flags and the process environment describe.
     func resolvedConfiguration(environment: [String: String]) throws -> Configuration {
         let flags = Configuration.Overrides(
             host: host, port: port, publicDirectory: publicDirectory, loginDelay: loginDelay,
             logLevel: logLevel, maxMessageSize: maxMessageSize, pingInterval: pingInterval,
-            pongTimeout: pongTimeout, allowedOrigins: allowedOrigins, messageRate: messageRate)
+            pongTimeout: pongTimeout, allowedOrigins: allowedOrigins, messageRate: messageRate,
+            dashboard: dashboard, adminToken: adminToken)
         var configuration = try Configuration(flags: flags, environment: environment)
         configuration.publicDirectory = try PublicDirectory.locate(given: configuration.publicDirectory)
         return configuration

@@ -27,7 +27,9 @@ func serve(_ configuration: Configuration, logger: Logger) throws {
 
     let openFiles = FileDescriptorLimit.raiseToHardLimit()
     let server = HTTPServer(configuration: configuration.server, loop: loop, logger: logger)
-    SessionRoutes.register(on: server, configuration: configuration.sessions, logger: logger)
+    var sessions = configuration.sessions
+    sessions.adminToken = configuration.servesDashboard ? configuration.adminToken ?? randomAdminToken() : nil
+    SessionRoutes.register(on: server, configuration: sessions, logger: logger)
     do {
         try server.start()
     } catch {
@@ -35,6 +37,13 @@ func serve(_ configuration: Configuration, logger: Logger) throws {
     }
     logger.info("rxlive \(RxLiveVersion.current) listening on http://\(configuration.host):\(server.localPort)",
                 metadata: ["public": "\(configuration.publicDirectory ?? "-")", "open-files": "\(openFiles)"])
+    if let token = sessions.adminToken {
+        // A token made here is shown once, to whoever started the server; a given one never.
+        let link = configuration.adminToken == nil ? "#token=\(token)" : " (with the --admin-token token)"
+        logger.info("dashboard: http://\(configuration.host):\(server.localPort)/dashboard\(link)")
+    } else {
+        logger.info("dashboard: off (see --dashboard and --admin-token)")
+    }
 
     for signal in [SIGTERM, SIGINT] {
         do {
@@ -70,4 +79,13 @@ extension Configuration {
         server.allowedOrigins = allowedOrigins.isEmpty ? nil : allowedOrigins
         return server
     }
+}
+
+/// 128 random bits in hex, from the system's secure generator.
+private func randomAdminToken() -> String {
+    var generator = SystemRandomNumberGenerator()
+    return (0..<2).map { _ in
+        let hex = String(generator.next() as UInt64, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }.joined()
 }

@@ -4,8 +4,8 @@ import ViewModels
 /// Every view model served on the wire. A new one is a few lines here: its name, how
 /// to make it, its inputs and its outputs.
 public enum WireCatalog {
-    /// The view models with their settings from `configuration`.
-    public static func viewModels(_ configuration: SessionConfiguration) -> [WireViewModel] {
+    /// The view models with their settings from `configuration`; the dashboard reads `monitor`.
+    public static func viewModels(_ configuration: SessionConfiguration, monitor: SessionMonitor = SessionMonitor()) -> [WireViewModel] {
         let loginDelay = configuration.loginDelay.rxTimeInterval
         let loginTapLimit = configuration.loginTapLimit
         return [
@@ -15,7 +15,7 @@ public enum WireCatalog {
                 input: { wire in
                     LoginViewModel.Input(
                         username: wire.text("username"),
-                        password: wire.text("password"),
+                        password: wire.text("password", secret: true),
                         loginTapped: wire.tap("loginTapped", limit: loginTapLimit))
                 },
                 outputs: [
@@ -29,6 +29,12 @@ public enum WireCatalog {
                     SumViewModel.Input(number1: wire.text("number1"), number2: wire.text("number2"), number3: wire.text("number3"))
                 },
                 outputs: [WireOutput("sum", \.sum)]),
+            WireViewModel(
+                name: "dashboard",
+                access: .adminToken,
+                viewModel: { DashboardViewModel(stats: monitor.stats, watchSession: monitor.registry.watch) },
+                input: { wire in DashboardViewModel.Input(watchSession: wire.text("watchSession")) },
+                outputs: [WireOutput("stats", \.stats), WireOutput("watch", \.watch)]),
         ]
     }
 }

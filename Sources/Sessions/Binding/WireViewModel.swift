@@ -13,8 +13,14 @@ public struct WireViewModel {
     public let outputNames: [String]
     /// Each input's tap limit, by input index.
     let tapLimits: [RateLimit?]
-    /// Builds one session's graph.
-    let build: (_ send: @escaping (String) -> Void, _ fail: @escaping (Error) -> Void) -> SessionGraph
+    /// Who may open a session.
+    public let access: WireAccess
+    /// The lanes a viewer of a session sees: the inputs, then the outputs.
+    let lanes: [MarbleLane]
+    /// Which inputs are secret, by input index.
+    let secretInputs: [Bool]
+    /// Builds one session's graph; its outputs record into `trace` while it is observed.
+    let build: (_ trace: Tap<Marble>, _ send: @escaping (String) -> Void, _ fail: @escaping (Error) -> Void) -> SessionGraph
 
     /// Declares a view model on the wire.
     /// - Parameters:
@@ -23,8 +29,10 @@ public struct WireViewModel {
     ///   - input: builds the view model's `Input` from `WireInputs` (`text(_:)`, `tap(_:limit:)`);
     ///     the calls it makes declare the inputs, in order.
     ///   - outputs: the outputs, in the order `ready` lists them.
+    ///   - access: who may open a session (default: everyone).
     public init<ViewModel: ViewModelType>(
         name: String,
+        access: WireAccess = .everyone,
         viewModel: @escaping () -> ViewModel,
         input: @escaping (WireInputs) -> ViewModel.Input,
         outputs: [WireOutput<ViewModel.Output>]
@@ -36,11 +44,15 @@ public struct WireViewModel {
         inputs = InputTable(declarations.map { (name: $0.name, kind: $0.kind) })
         outputNames = outputs.map(\.name)
         tapLimits = declarations.map(\.limit)
-        build = { send, fail in
+        self.access = access
+        secretInputs = declarations.map(\.secret)
+        lanes = declarations.map { MarbleLane(name: $0.name, role: .input, shape: $0.secret ? .secret : $0.kind == .tap ? .tap : .value) }
+            + outputs.map { MarbleLane(name: $0.name, role: .output, shape: .value) }
+        build = { trace, send, fail in
             let wire = WireInputs()
             let output = viewModel().transform(input: input(wire))
             assert(wire.declarations == declarations, "the input closure of \(name) must declare the same inputs every time")
-            let subscriptions = outputs.map { $0.bind(output, send, fail) }
+            let subscriptions = outputs.map { $0.bind(output, trace, send, fail) }
             return SessionGraph(feeds: wire.feeds, subscriptions: subscriptions)
         }
     }
@@ -50,4 +62,13 @@ public struct WireViewModel {
 struct SessionGraph {
     let feeds: [WireInputs.Feed]
     let subscriptions: [Disposable]
+}
+
+/// Who may open sessions of a view model.
+public enum WireAccess: Sendable, Equatable {
+    /// Anyone who may open a WebSocket on the server.
+    case everyone
+    /// Only a client that presents the server's admin token (`?token=` on the WebSocket
+    /// URL); the endpoint does not exist while the server has no admin token.
+    case adminToken
 }

@@ -10,6 +10,9 @@ public struct SessionConfiguration: Sendable {
     public var messageLimit: RateLimit? = RateLimit(perSecond: 100, burst: 200)
     /// Login taps per session: 10 at once, then one every 2 s. `nil`: no limit.
     public var loginTapLimit: RateLimit? = RateLimit(perSecond: 0.5, burst: 10)
+    /// The token that opens sessions of `.adminToken` view models (the dashboard); `nil`
+    /// leaves those endpoints out altogether.
+    public var adminToken: String?
 
     /// The production defaults.
     public init() {}

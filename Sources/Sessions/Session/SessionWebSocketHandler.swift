@@ -13,6 +13,12 @@ final class SessionWebSocketHandler: WebSocketHandler {
     }
 
     func webSocketDidOpen(_ connection: WebSocketConnection) {
+        // Refused after the upgrade rather than before, so a browser sees why (the close
+        // reason); the handshake status of a refused upgrade is hidden from scripts.
+        guard endpoint.admits(query: connection.request.query) else {
+            connection.close(code: 1008, reason: "this endpoint needs the admin token")
+            return
+        }
         let session = Session(endpoint: endpoint, transport: WebSocketTransport(connection))
         self.session = session
         session.open()
@@ -52,6 +58,8 @@ private final class WebSocketTransport: SessionTransport, @unchecked Sendable { 
     }
 
     var isOnOwnerThread: Bool { loop.inEventLoop }
+
+    var ownerLoop: ObjectIdentifier { ObjectIdentifier(loop) }
 
     func executeOnOwnerThread(_ work: @escaping @Sendable () -> Void) {
         loop.execute(work)

@@ -1,0 +1,105 @@
+import Synchronization
+
+/// A switchable side channel out of one or more streams: a hot sequence of the values
+/// recorded at its tap points (`tap(_:_:)` on a stream, or `record(_:)`) while someone
+/// observes it, and nothing at all otherwise.
+///
+/// Cost when nobody observes: a recorded event costs one relaxed atomic load; the value
+/// is not made (its closure never runs) and nothing is allocated. Observers get the values
+/// on the thread that recorded them; `finish()` completes every observer.
+public final class Tap<Value>: ObservableType, @unchecked Sendable {  // `subject` is thread-safe; `observers` is atomic
+    public typealias Element = Value
+
+    private let subject = PublishSubject<Value>()
+    private let observers = Atomic<Int>(0)
+
+    /// A tap nobody observes yet.
+    public init() {}
+
+    /// Whether someone observes the tap now: recording is free while this is false.
+    @inline(__always)
+    public var isObserved: Bool { observers.load(ordering: .relaxed) > 0 }
+
+    /// Sends the value `make` builds to the current observers; `make` runs only when there are some.
+    @inline(__always)
+    public func record(_ make: @autoclosure () -> Value) {
+        guard isObserved else { return }
+        subject.on(.next(make()))
+    }
+
+    /// Completes every observer, now and later: the tapped streams are gone.
+    public func finish() {
+        subject.on(.completed)
+    }
+
+    /// Subscribes `observer` to the values recorded from now on.
+    public func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Value {
+        observers.wrappingAdd(1, ordering: .relaxed)
+        let subscription = subject.subscribe(observer)
+        return Disposables.create { [self] in
+            subscription.dispose()
+            observers.wrappingSubtract(1, ordering: .relaxed)
+        }
+    }
+}
+
+extension ObservableType {
+    /// Passes every event through unchanged and, while `tap` is observed, also records
+    /// `transform(event)` into it (a marble of a lane, say). While nobody observes `tap`
+    /// an event costs one relaxed atomic load more and `transform` never runs.
+    ///
+    /// - parameter tap: Where the recorded values go.
+    /// - parameter transform: Makes the recorded value of an event; runs only while `tap` is observed.
+    /// - returns: The source sequence, unchanged.
+    public func tap<Value>(_ tap: Tap<Value>, _ transform: @escaping (Event<Element>) -> Value) -> Observable<Element> {
+        Tapped(source: asObservable(), tap: tap, transform: transform)
+    }
+
+    /// Passes every event through unchanged and, while `tap` is observed, also records the event into it.
+    ///
+    /// - parameter tap: Where the events go.
+    /// - returns: The source sequence, unchanged.
+    public func tap(_ tap: Tap<Event<Element>>) -> Observable<Element> {
+        self.tap(tap) { $0 }
+    }
+}
+
+private final class TapSink<Observer: ObserverType, Value>: Sink<Observer>, ObserverType {
+    typealias Element = Observer.Element
+
+    private let tap: Tap<Value>
+    private let transform: (Event<Element>) -> Value
+
+    init(tap: Tap<Value>, transform: @escaping (Event<Element>) -> Value, observer: Observer, cancel: Cancelable) {
+        self.tap = tap
+        self.transform = transform
+        super.init(observer: observer, cancel: cancel)
+    }
+
+    func on(_ event: Event<Element>) {
+        tap.record(transform(event))
+        forwardOn(event)
+        if event.isStopEvent {
+            dispose()
+        }
+    }
+}
+
+private final class Tapped<Element, Value>: Producer<Element> {
+    private let source: Observable<Element>
+    private let tap: Tap<Value>
+    private let transform: (Event<Element>) -> Value
+
+    init(source: Observable<Element>, tap: Tap<Value>, transform: @escaping (Event<Element>) -> Value) {
+        self.source = source
+        self.tap = tap
+        self.transform = transform
+        super.init()
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        let sink = TapSink(tap: tap, transform: transform, observer: observer, cancel: cancel)
+        let subscription = source.subscribe(sink)
+        return (sink: sink, subscription: subscription)
+    }
+}
