@@ -201,10 +201,27 @@ function bindLogin() {
   });
 }
 
+/**
+ * Shrinks the sum's font until it fits beside its label on one line, measured in the font the
+ * browser really uses (digit widths differ between fonts). Runs on every sum and every resize.
+ */
+function fitSum() {
+  const sum = byId("sum");
+  const row = sum.parentElement;
+  const label = byId("sum-label");
+  const gap = parseFloat(getComputedStyle(row).columnGap) || 0;
+  const room = row.clientWidth - label.offsetWidth - gap;
+  sum.style.setProperty("--fit", "1");
+  const needed = sum.scrollWidth;
+  // Floor to 1/100: rounding up could leave the last digit a pixel outside.
+  sum.style.setProperty("--fit", needed > room && needed > 0 ? String(Math.floor((room / needed) * 100) / 100) : "1");
+}
+
 /** Sum: the server adds the three fields; the page shows its latest answer. */
 function bindSum() {
   const sum = byId("sum");
   const form = byId("sum-form");
+  new ResizeObserver(fitSum).observe(sum.parentElement);
   bindSession({
     path: "/ws/sum",
     form,
@@ -213,10 +230,8 @@ function bindSum() {
     error: byId("sum-error"),
     onOutput(name, value) {
       if (name !== "sum") return;
-      const text = String(value);
-      sum.textContent = text;
-      // The font shrinks with the length (style.css), so the longest sum still fits one line.
-      sum.style.setProperty("--chars", String(Math.max(text.length, 8)));
+      sum.textContent = String(value);
+      fitSum();
       sum.dataset.stale = "false";
     },
     onLive(isLive) {

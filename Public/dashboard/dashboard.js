@@ -30,7 +30,7 @@ class LineChart {
     this.points = 0;
   }
 
-  push(values) {
+  push(values, notes = {}) {
     for (const [name, value] of Object.entries(values)) {
       if (!this.series.has(name)) this.series.set(name, new Array(this.points).fill(null));
     }
@@ -42,7 +42,7 @@ class LineChart {
     this.canvas.dataset.points = String(this.points);
     this.canvas.dataset.latest = JSON.stringify(values);
     this.draw();
-    this.drawLegend(values);
+    this.drawLegend(values, notes);
   }
 
   draw() {
@@ -91,7 +91,7 @@ class LineChart {
     }
   }
 
-  drawLegend(values) {
+  drawLegend(values, notes) {
     this.legend.replaceChildren(...[...this.series.keys()].map((name, index) => {
       const item = document.createElement("li");
       item.style.setProperty("--series", `var(${PALETTE[index % PALETTE.length]})`);
@@ -99,6 +99,7 @@ class LineChart {
       const strong = document.createElement("strong");
       strong.textContent = value === null || value === undefined ? "–" : `${value.toLocaleString("en")}${this.unit}`;
       item.append(`${name} `, strong);
+      if (notes[name]) item.append(` ${notes[name]}`);
       return item;
     }));
   }
@@ -106,7 +107,8 @@ class LineChart {
 
 function niceCeiling(value) {
   const power = 10 ** Math.floor(Math.log10(value));
-  for (const step of [1, 2, 5, 10]) if (value <= step * power) return step * power;
+  // Four grid steps: each of these divides into round quarters.
+  for (const step of [1, 2, 4, 8, 10]) if (value <= step * power) return step * power;
   return value;
 }
 
@@ -129,7 +131,10 @@ function showStats(stats) {
   charts.messages.push({ in: stats.messagesIn, out: stats.messagesOut });
   charts.latency.push({ p50: stats.p50, p99: stats.p99 });
   charts.resources.push({ "Rx resources": stats.rxResources });
-  charts.loops.push(Object.fromEntries(stats.loops.map((loop) => [`loop ${loop.loop} (${loop.sessions} sessions)`, loop.messagesIn])));
+  charts.loops.push(
+    Object.fromEntries(stats.loops.map((loop) => [`loop ${loop.loop}`, loop.messagesIn])),
+    Object.fromEntries(stats.loops.map((loop) => [`loop ${loop.loop}`,
+      `· ${loop.sessions} sessions · p50 ${loop.p50 ?? "–"} µs · p99 ${loop.p99 ?? "–"} µs`])));
   showSessions(stats.recent);
 }
 
@@ -165,7 +170,7 @@ function showSessions(recent) {
 
 const SVG = "http://www.w3.org/2000/svg";
 const LANE_HEIGHT = 46;
-const NAMES_WIDTH = 150;
+const NAMES_WIDTH = 170;
 const MIN_GAP = 58; // px between two columns of marbles, so their labels do not overlap
 const MAX_GAP = 160;
 const PX_PER_SECOND = 60;
@@ -196,20 +201,26 @@ function drawMarbles() {
   const root = byId("marbles");
   const inputs = watch.lanes.filter((lane) => lane.role === "input");
   const outputs = watch.lanes.filter((lane) => lane.role === "output");
-  const boxHeight = inputs.length && outputs.length ? 30 : 0;
+  const boxHeight = inputs.length && outputs.length ? 34 : 0;
   const laneY = new Map();
   inputs.forEach((lane, i) => laneY.set(lane.name, 24 + i * LANE_HEIGHT));
   const outputTop = 24 + inputs.length * LANE_HEIGHT + boxHeight;
   outputs.forEach((lane, i) => laneY.set(lane.name, outputTop + i * LANE_HEIGHT));
 
-  // Columns: the time between events, squeezed into [MIN_GAP, MAX_GAP] px.
+  // Columns: the time between events, squeezed into [MIN_GAP, MAX_GAP] px. Events of one moment
+  // share a column (an input under the outputs it caused); a lane never has two marbles in one.
   const columns = [];
-  let x = NAMES_WIDTH + 24, lastTime = null;
+  let x = NAMES_WIDTH + 24, columnTime = null, columnLanes = new Set();
   for (const marble of watch.marbles) {
-    if (lastTime !== null && marble.t - lastTime > SAME_MOMENT_US) {
-      x += Math.min(MAX_GAP, Math.max(MIN_GAP, ((marble.t - lastTime) / 1e6) * PX_PER_SECOND));
+    if (columnTime !== null && (marble.t - columnTime > SAME_MOMENT_US || columnLanes.has(marble.lane))) {
+      x += Math.min(MAX_GAP, Math.max(MIN_GAP, ((marble.t - columnTime) / 1e6) * PX_PER_SECOND));
+      columnTime = null;
     }
-    if (lastTime === null || marble.t - lastTime > SAME_MOMENT_US) lastTime = marble.t;
+    if (columnTime === null) {
+      columnTime = marble.t;
+      columnLanes = new Set();
+    }
+    columnLanes.add(marble.lane);
     columns.push(x);
   }
   const width = Math.max(root.parentElement.clientWidth, x + 60);
@@ -228,7 +239,7 @@ function drawMarbles() {
     nodes.push(group);
   }
   if (boxHeight) {
-    const y = 24 + inputs.length * LANE_HEIGHT - LANE_HEIGHT / 2 + 8;
+    const y = 24 + inputs.length * LANE_HEIGHT - 26; // between the last input's marbles and the first output's labels
     const box = svg("g", { class: "transform" });
     box.append(svg("rect", { x: NAMES_WIDTH, y, width: width - NAMES_WIDTH - 8, height: 26, rx: 4 }));
     box.append(svg("text", { x: NAMES_WIDTH + 10, y: y + 17 }, `${watch.viewModel}.transform(input:)`));
@@ -242,7 +253,7 @@ function drawMarbles() {
     const x = columns[i];
     const text = label(marble, lane);
     const group = svg("g", {
-      class: "marble", "data-kind": marble.kind, "data-role": lane.role,
+      class: "marble", "data-index": i, "data-kind": marble.kind, "data-role": lane.role,
       "data-label": marble.label ?? "", "data-length": marble.length ?? "",
     });
     group.append(svg("title", {}, `${marble.kind} ${text}`));
