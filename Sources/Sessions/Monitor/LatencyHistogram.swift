@@ -34,7 +34,7 @@ struct LatencyHistogram: Sendable, Equatable {
         let fraction = UInt64(bucket % 4)
         let step = UInt64(1) << (power - 2)
         let low = (UInt64(4) + fraction) * step
-        return low...(low + step - 1)
+        return low...(low + (step - 1))  // the top bucket ends at UInt64.max
     }
 
     /// The duration below which `percentile` (0...100) of the counts fall, as the midpoint
