@@ -46,6 +46,9 @@ final class ObservableTapTests: RxTestCase {
         scheduler.scheduleAt(100) { watching = tap.subscribe(watcher) }
         scheduler.scheduleAt(250) { tap.finish() }
         scheduler.scheduleAt(260) { tap.record("after finish") }
+        let late = scheduler.createObserver(String.self)
+        var lateWatching: Disposable?
+        scheduler.scheduleAt(270) { lateWatching = tap.subscribe(late) }
         let left = scheduler.createObserver(Int.self)
         let right = scheduler.createObserver(Int.self)
         var subscriptions: [Disposable] = []
@@ -57,12 +60,24 @@ final class ObservableTapTests: RxTestCase {
         XCTAssertEqual(watcher.events, [
             .next(210, "x 1"), .next(220, "y 10"), .next(230, "x completed"), .next(240, "y error"), .completed(250),
         ])
+        XCTAssertEqual(late.events, [.completed(270)], "an observer after finish() completes at once")
+        lateWatching?.dispose()
         XCTAssertEqual(left.events, [.next(210, 1), .completed(230)])
         XCTAssertEqual(right.events, [.next(220, 10), .error(240, testError)])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 230)])
         XCTAssertEqual(ys.subscriptions, [Subscription(200, 240)])
         watching?.dispose()
         subscriptions.forEach { $0.dispose() }
+    }
+
+    func testATapNobodyObservedCompletesItsFirstObserverIfFinished() {
+        let tap = Tap<Int>()
+        tap.record(1)
+        tap.finish()
+        var events: [Event<Int>] = []
+        let watching = tap.subscribe { events.append($0) }
+        XCTAssertEqual(events, [.completed])
+        watching.dispose()
     }
 
     func testTapDisposalStopsTheSourceAndRecordFeedsObserversDirectly() {

@@ -7,10 +7,13 @@ import Synchronization
 /// Cost when nobody observes: a recorded event costs one relaxed atomic load; the value
 /// is not made (its closure never runs) and nothing is allocated. Observers get the values
 /// on the thread that recorded them; `finish()` completes every observer.
-public final class Tap<Value>: ObservableType, @unchecked Sendable {  // `subject` is thread-safe; `observers` is atomic
+public final class Tap<Value>: ObservableType, @unchecked Sendable {  // `subject` and `finished` are guarded by `lock`; `observers` is atomic
     public typealias Element = Value
 
-    private let subject = PublishSubject<Value>()
+    private let lock = RxLock(())
+    /// Made by the first observer: a tap nobody ever observes stays this small.
+    @exclusivity(unchecked) private var subject: PublishSubject<Value>?
+    @exclusivity(unchecked) private var finished = false
     private let observers = Atomic<Int>(0)
 
     /// A tap nobody observes yet.
@@ -24,16 +27,27 @@ public final class Tap<Value>: ObservableType, @unchecked Sendable {  // `subjec
     @inline(__always)
     public func record(_ make: @autoclosure () -> Value) {
         guard isObserved else { return }
-        subject.on(.next(make()))
+        lock.performLocked { subject }?.on(.next(make()))
     }
 
     /// Completes every observer, now and later: the tapped streams are gone.
     public func finish() {
-        subject.on(.completed)
+        let subject: PublishSubject<Value>? = lock.performLocked {
+            finished = true
+            return self.subject
+        }
+        subject?.on(.completed)
     }
 
     /// Subscribes `observer` to the values recorded from now on.
     public func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Value {
+        let subject: PublishSubject<Value> = lock.performLocked {
+            if let subject = self.subject { return subject }
+            let subject = PublishSubject<Value>()
+            if finished { subject.on(.completed) }  // no observers yet: nothing runs under the lock
+            self.subject = subject
+            return subject
+        }
         observers.wrappingAdd(1, ordering: .relaxed)
         let subscription = subject.subscribe(observer)
         return Disposables.create { [self] in

@@ -15,9 +15,11 @@ public struct WireOutput<Output> {
     public init<Element: JSONValueEncodable>(_ name: String, _ stream: KeyPath<Output, Observable<Element>>) {
         self.name = name
         let template = OutputMessageTemplate(output: name)
+        // Made once per output, not per session: a session's tap allocates no closure of its own.
+        let marble: (Event<Element>) -> Marble = { event in Marble(lane: name, event: event) }
         bind = { output, trace, send, fail in
             output[keyPath: stream]
-                .tap(trace) { event in Marble(lane: name, event: event) }
+                .tap(trace, marble)
                 .subscribe(
                     onNext: { send(template.message($0)) },
                     onError: { fail($0) })
