@@ -42,7 +42,8 @@ def test_help_lists_every_option_and_its_environment_variable():
     result = run_rxlive("--help")
     assert result.returncode == 0, result.stderr
     for flag in ["--host", "--port", "--public", "--login-delay", "--log-level", "--max-message-size",
-                 "--ping-interval", "--pong-timeout", "--allowed-origin", "--message-rate", "--version", "--help"]:
+                 "--ping-interval", "--pong-timeout", "--allowed-origin", "--message-rate", "--version", "--help",
+                 "--dashboard", "--admin-token"]:
         assert flag in result.stdout, f"{flag} missing from --help"
     # Help text wraps lines, so look for each variable in the text with line breaks removed.
     flat = re.sub(r"\s+", "", result.stdout)
@@ -73,6 +74,9 @@ def test_version_prints_the_version_in_the_source():
     ([], {"RXLIVE_LOGIN_DELAY": "soon"}, "RXLIVE_LOGIN_DELAY"),
     ([], {"RXLIVE_LOG_LEVEL": "verbose"}, "RXLIVE_LOG_LEVEL"),
     ([], {"RXLIVE_HOST": ""}, "RXLIVE_HOST"),
+    (["--dashboard", "sometimes"], {}, "--dashboard"),
+    (["--admin-token", "short"], {}, "--admin-token"),
+    ([], {"RXLIVE_ADMIN_TOKEN": "sixteen chars or more, but spaces"}, "RXLIVE_ADMIN_TOKEN"),
 ])
 def test_bad_value_exits_2_with_one_line_naming_it(args, env, names):
     result = run_rxlive(*args, env=clean_env(**env))
