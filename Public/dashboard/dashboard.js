@@ -280,6 +280,11 @@ function showWatch(event) {
     state.textContent = `Watching ${event.watching.viewModel} session ${event.watching.session}: time runs left to right; columns share a moment.`;
   } else if (event.marble) {
     watch.marbles.push(event.marble);
+    if (event.marble.skipped) {
+      watch.skipped = (watch.skipped ?? 0) + event.marble.skipped;
+      state.dataset.skipped = String(watch.skipped);
+      state.textContent = `Watching ${watch.viewModel} session ${watch.session}: ${watch.skipped.toLocaleString("en")} events left out (a viewer gets at most 200 a second).`;
+    }
     if (watch.marbles.length > 400) watch.marbles.shift(); // a long watch keeps its latest events
   } else if (event.ended) {
     state.dataset.state = "ended";

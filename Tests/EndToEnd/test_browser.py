@@ -336,6 +336,9 @@ def test_dashboard_charts_move_under_load_and_marbles_show_another_tabs_typing(b
         wait_until(browser, "the dashboard session is live",
                    lambda: element(browser, "status").get_attribute("data-state") == "live")
         assert "token" not in browser.current_url, "the token leaves the address bar"
+        origin = f"http://127.0.0.1:{server.port}/"
+        fetched = browser.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
+        assert fetched and all(url.startswith(origin) for url in fetched), f"requests beyond the server: {fetched}"
         wait_until(browser, "two quiet snapshots", lambda: chart_latest(browser, "messages")["points"] >= 2)
         quiet = chart_latest(browser, "messages")
 

@@ -99,6 +99,30 @@ final class SessionMonitorTests: XCTestCase {
         session.close()
     }
 
+    func testAViewerGetsABoundedRateOfMarblesAndIsToldHowManyWereLeftOut() {
+        let clock = ManualClock()
+        registry = SessionRegistry(marbleLimit: RateLimit(perSecond: 1, burst: 2), clock: { clock.nanoseconds })
+        let session = open("sum")
+        let watched = watch(session.id)
+        for (field, value) in [("number1", "1"), ("number2", "2"), ("number3", "3")] {
+            session.receive(textMessage(field, value))  // 4 marbles: the three inputs and a sum
+        }
+        clock.advance(milliseconds: 1000)  // one more marble's worth
+        session.receive(textMessage("number1", "5"))  // 2 marbles
+        session.close()  // completions always show
+        let marbles = watched.events().compactMap { event -> String? in
+            guard case .marble(let marble) = event else { return nil }
+            return "\(marble.lane) \(marble.kind.rawValue) \(marble.label ?? "-") skipped \(marble.skippedBefore)"
+        }
+        XCTAssertEqual(marbles, [
+            "number1 next 1 skipped 0", "number2 next 2 skipped 0",
+            "number1 next 5 skipped 2",  // number3 and the first sum were left out
+            "number1 completed - skipped 1", "number2 completed - skipped 0",  // the second sum was left out
+            "number3 completed - skipped 0", "sum completed - skipped 0",
+        ])
+        watched.subscription.dispose()
+    }
+
     func testUnknownAndClosedIdsAreNotFound() {
         let session = open("sum")
         let id = session.id

@@ -73,6 +73,9 @@ extension SessionWatchEvent: JSONValueEncodable {
             if let length = marble.length {
                 json.append(",\"length\":\(length)")
             }
+            if marble.skippedBefore > 0 {
+                json.append(",\"skipped\":\(marble.skippedBefore)")
+            }
             json.append(",\"t\":\(marble.timeMicroseconds)}}")
         case .ended(let session):
             json.append("{\"ended\":{\"session\":")

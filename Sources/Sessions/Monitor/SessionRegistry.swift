@@ -22,9 +22,18 @@ public final class SessionRegistry: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Marbles a viewer gets at most: a person reads a few a second, and a busy session
+    /// makes thousands, whose messages would load the watched session's loop.
+    let marbleLimit: RateLimit
+    /// Monotonic nanoseconds, for the marble limit.
+    private let clock: @Sendable () -> UInt64
 
-    /// An empty registry.
-    public init() {}
+    /// An empty registry whose viewers get at most `marbleLimit` marbles.
+    public init(marbleLimit: RateLimit = RateLimit(perSecond: 200, burst: 400),
+                clock: @escaping @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds }) {
+        self.marbleLimit = marbleLimit
+        self.clock = clock
+    }
 
     /// Sessions open now.
     public var count: Int { state.withLock { $0.entries.count } }
@@ -61,10 +70,36 @@ public final class SessionRegistry: Sendable {
                 return Observable.just(.notFound(session: id))
             }
             let watching = SessionWatchEvent.watching(session: id, viewModel: session.viewModelName, lanes: session.lanes)
+            let budget = MarbleBudget(limit: marbleLimit, clock: clock)
             return Observable.just(watching)
-                .concat(session.trace.map { SessionWatchEvent.marble($0) })
+                .concat(session.trace.compactMap { budget.admit($0) })
                 .concat(Observable.just(.ended(session: id)))
         }
+    }
+}
+
+/// One viewer's marble rate: marbles beyond the limit are left out, and the next one let
+/// through says how many were. Used by one watch, whose events come one at a time.
+private final class MarbleBudget {
+    private var bucket: TokenBucket
+    private var skipped = 0
+    private let clock: @Sendable () -> UInt64
+
+    init(limit: RateLimit, clock: @escaping @Sendable () -> UInt64) {
+        self.clock = clock
+        bucket = TokenBucket(limit, now: clock())
+    }
+
+    func admit(_ marble: Marble) -> SessionWatchEvent? {
+        // Completion always shows: it is the last event of its lane.
+        guard marble.kind == .completed || bucket.take(now: clock()) else {
+            skipped += 1
+            return nil
+        }
+        var marble = marble
+        marble.skippedBefore = skipped
+        skipped = 0
+        return .marble(marble)
     }
 }
 

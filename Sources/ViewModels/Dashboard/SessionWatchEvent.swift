@@ -59,13 +59,16 @@ public struct Marble: Sendable, Equatable {
     public var length: Int?
     /// When it happened, in microseconds of the server's monotonic clock.
     public var timeMicroseconds: UInt64
+    /// Events of the session left out just before this one (a viewer gets a bounded rate of marbles).
+    public var skippedBefore: Int
 
     /// A marble.
-    public init(lane: String, kind: Kind, label: String? = nil, length: Int? = nil, timeMicroseconds: UInt64) {
+    public init(lane: String, kind: Kind, label: String? = nil, length: Int? = nil, timeMicroseconds: UInt64, skippedBefore: Int = 0) {
         self.lane = lane
         self.kind = kind
         self.label = label
         self.length = length
         self.timeMicroseconds = timeMicroseconds
+        self.skippedBefore = skippedBefore
     }
 }
