@@ -98,15 +98,9 @@ final class Session: @unchecked Sendable {  // mutable state is touched only on 
         guard case .open(let running) = state else { return }
         metrics.messageReceived()
         loopMetrics?.messageReceived()
-        // The clock is read only when a limit applies, and at most once per message.
-        var reading: UInt64?
-        func now() -> UInt64 {
-            if let reading { return reading }
-            let time = endpoint.clock()
-            reading = time
-            return time
-        }
-        if running.messageBucket?.take(now: now()) == false {
+        // One clock reading per message: the limits' time and the start of its latency.
+        let arrival = endpoint.clock()
+        if running.messageBucket?.take(now: arrival) == false {
             refuse(ProtocolError(.rateLimited, "too many messages; slow down"))
             return
         }
@@ -114,18 +108,17 @@ final class Session: @unchecked Sendable {  // mutable state is touched only on 
         case .failure(let error):
             refuse(error)
         case .success(let event):
-            if running.tapBuckets[event.index]?.take(now: now()) == false {
+            if running.tapBuckets[event.index]?.take(now: arrival) == false {
                 refuse(ProtocolError(.rateLimited, "too many \"\(wire.inputs.inputs[event.index].name)\" taps; wait a moment"))
                 return
             }
-            let start = now()
             trace.record(inputMarble(event))
             switch (running.feeds[event.index], event.payload) {
             case (.text(let subject), .text(let value)): subject.onNext(value)
             case (.tap(let subject), .tap): subject.onNext(())
             default: assertionFailure("the input table and the feeds disagree on \(event.index)")
             }
-            loopMetrics?.recordLatency(nanoseconds: endpoint.clock() &- start)
+            loopMetrics?.recordLatency(nanoseconds: endpoint.clock() &- arrival)
         }
     }
 
