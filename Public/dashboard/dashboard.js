@@ -174,7 +174,7 @@ const NAMES_WIDTH = 170;
 const MIN_GAP = 58; // px between two columns of marbles, so their labels do not overlap
 const MAX_GAP = 160;
 const PX_PER_SECOND = 60;
-const SAME_MOMENT_US = 5000; // events this close share a column (an input and the outputs it causes)
+const SAME_MOMENT_US = 50000; // an output this soon after the column's input shares its column
 
 let watch = { lanes: [], marbles: [] };
 
@@ -207,12 +207,16 @@ function drawMarbles() {
   const outputTop = 24 + inputs.length * LANE_HEIGHT + boxHeight;
   outputs.forEach((lane, i) => laneY.set(lane.name, outputTop + i * LANE_HEIGHT));
 
-  // Columns: the time between events, squeezed into [MIN_GAP, MAX_GAP] px. Events of one moment
-  // share a column (an input under the outputs it caused); a lane never has two marbles in one.
+  // Columns: the time between events, squeezed into [MIN_GAP, MAX_GAP] px. Each input starts a
+  // column and the outputs it causes join it (they come right after it, while the server runs the
+  // graph); a lane never has two marbles in one column.
+  const roles = new Map(watch.lanes.map((lane) => [lane.name, lane.role]));
   const columns = [];
   let x = NAMES_WIDTH + 24, columnTime = null, columnLanes = new Set();
   for (const marble of watch.marbles) {
-    if (columnTime !== null && (marble.t - columnTime > SAME_MOMENT_US || columnLanes.has(marble.lane))) {
+    const isInput = roles.get(marble.lane) === "input" && marble.kind !== "completed";
+    const startsColumn = isInput || marble.t - columnTime > SAME_MOMENT_US || columnLanes.has(marble.lane);
+    if (columnTime !== null && startsColumn) {
       x += Math.min(MAX_GAP, Math.max(MIN_GAP, ((marble.t - columnTime) / 1e6) * PX_PER_SECOND));
       columnTime = null;
     }
@@ -253,7 +257,7 @@ function drawMarbles() {
     const x = columns[i];
     const text = label(marble, lane);
     const group = svg("g", {
-      class: "marble", "data-index": i, "data-kind": marble.kind, "data-role": lane.role,
+      class: "marble", "data-index": i, "data-x": x, "data-kind": marble.kind, "data-role": lane.role,
       "data-label": marble.label ?? "", "data-length": marble.length ?? "",
     });
     group.append(svg("title", {}, `${marble.kind} ${text}`));
@@ -277,7 +281,7 @@ function showWatch(event) {
   if (event.watching) {
     watch = { ...event.watching, marbles: [] };
     state.dataset.state = "watching";
-    state.textContent = `Watching ${event.watching.viewModel} session ${event.watching.session}: time runs left to right; columns share a moment.`;
+    state.textContent = `Watching ${event.watching.viewModel} session ${event.watching.session}: time runs left to right; outputs sit under the input that caused them.`;
   } else if (event.marble) {
     watch.marbles.push(event.marble);
     if (event.marble.skipped) {

@@ -318,6 +318,14 @@ def marbles(driver):
     """)
 
 
+def marble_columns(driver):
+    """The x of every marble, in the order they happened."""
+    return driver.execute_script("""
+        return [...document.querySelectorAll('#marbles .marble')]
+            .sort((a, b) => a.dataset.index - b.dataset.index).map(m => +m.dataset.x);
+    """)
+
+
 def watch_newest(driver, view_model):
     wait_until(driver, f"a live {view_model} session is listed",
                lambda: driver.find_elements(By.CSS_SELECTOR, f'#sessions tr[data-view-model="{view_model}"]'))
@@ -381,6 +389,10 @@ def test_dashboard_charts_move_under_load_and_marbles_show_another_tabs_typing(b
                     ["number2", "next", "30", ""], ["sum", "next", "42", ""],
                     ["number3", "next", "x", ""], ["sum", "next", "42", ""]]
         wait_until(browser, "the marbles of the other tab's typing, in order", lambda: marbles(browser) == expected)
+        # Each sum sits under the input that caused it, and time runs left to right.
+        xs = marble_columns(browser)
+        assert all(xs[i] == xs[i + 1] for i in range(0, len(xs), 2)), xs
+        assert all(xs[i] < xs[i + 2] for i in range(0, len(xs) - 2, 2)), xs
         assert browser.save_screenshot(str(ARTIFACTS / "dashboard-marbles-sum.png"))
 
         # A login: the password lane shows lengths, never the password.
