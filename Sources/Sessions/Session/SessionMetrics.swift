@@ -22,7 +22,7 @@ public final class SessionMetrics: Sendable {
     /// Adds `viewModel` to those listed (with zero counts) if it is not there yet.
     public func declare(viewModel: String) {
         viewModels.withLock { if !$0.contains(viewModel) { $0.append(viewModel) } }
-        sessionsTotal.withLock { $0[viewModel, default: 0] += 0 }
+        sessionsTotal.withLock { if $0[viewModel] == nil { $0[viewModel] = 0 } }
     }
 
     /// The view models, in the order they were declared.
