@@ -14,20 +14,27 @@ public final class Tap<Value>: ObservableType, @unchecked Sendable {  // `subjec
     /// Made by the first observer: a tap nobody ever observes stays this small.
     @exclusivity(unchecked) private var subject: PublishSubject<Value>?
     @exclusivity(unchecked) private var finished = false
-    private let observers = Atomic<Int>(0)
+    @usableFromInline
+    let observers = Atomic<Int>(0)
 
     /// A tap nobody observes yet.
     public init() {}
 
     /// Whether someone observes the tap now: recording is free while this is false.
-    @inline(__always)
+    @inlinable
     public var isObserved: Bool { observers.load(ordering: .relaxed) > 0 }
 
     /// Sends the value `make` builds to the current observers; `make` runs only when there are some.
-    @inline(__always)
+    /// Inlined into the caller, so an unobserved record is a load and a branch there.
+    @inlinable
     public func record(_ make: @autoclosure () -> Value) {
         guard isObserved else { return }
-        lock.performLocked { subject }?.on(.next(make()))
+        deliver(make())
+    }
+
+    @usableFromInline
+    func deliver(_ value: Value) {
+        lock.performLocked { subject }?.on(.next(value))
     }
 
     /// Completes every observer, now and later: the tapped streams are gone.
@@ -65,6 +72,7 @@ extension ObservableType {
     /// - parameter tap: Where the recorded values go.
     /// - parameter transform: Makes the recorded value of an event; runs only while `tap` is observed.
     /// - returns: The source sequence, unchanged.
+    @inlinable
     public func tap<Value>(_ tap: Tap<Value>, _ transform: @escaping (Event<Element>) -> Value) -> Observable<Element> {
         Tapped(source: asObservable(), tap: tap, transform: transform)
     }
@@ -73,25 +81,36 @@ extension ObservableType {
     ///
     /// - parameter tap: Where the events go.
     /// - returns: The source sequence, unchanged.
+    @inlinable
     public func tap(_ tap: Tap<Event<Element>>) -> Observable<Element> {
         self.tap(tap) { $0 }
     }
 }
 
-private final class TapSink<Observer: ObserverType, Value>: Sink<Observer>, ObserverType {
+// Internal and inlinable rather than private, like `map`'s: the erased run specialises the
+// sink in client code, so the source's events reach it without generic metadata look-ups.
+@usableFromInline
+final class TapSink<Observer: ObserverType, Value>: Sink<Observer>, ObserverType {
+    @usableFromInline
     typealias Element = Observer.Element
 
-    private let tap: Tap<Value>
-    private let transform: (Event<Element>) -> Value
+    @usableFromInline
+    let tap: Tap<Value>
+    @usableFromInline
+    let transform: (Event<Element>) -> Value
 
+    @inlinable
     init(tap: Tap<Value>, transform: @escaping (Event<Element>) -> Value, observer: Observer, cancel: Cancelable) {
         self.tap = tap
         self.transform = transform
         super.init(observer: observer, cancel: cancel)
     }
 
+    @inlinable
     func on(_ event: Event<Element>) {
-        tap.record(transform(event))
+        if tap.isObserved {
+            tap.deliver(transform(event))
+        }
         forwardOn(event)
         if event.isStopEvent {
             dispose()
@@ -99,18 +118,29 @@ private final class TapSink<Observer: ObserverType, Value>: Sink<Observer>, Obse
     }
 }
 
-private final class Tapped<Element, Value>: Producer<Element> {
-    private let source: Observable<Element>
-    private let tap: Tap<Value>
-    private let transform: (Event<Element>) -> Value
+@usableFromInline
+final class Tapped<Element, Value>: Producer<Element> {
+    @usableFromInline
+    let source: Observable<Element>
+    @usableFromInline
+    let tap: Tap<Value>
+    @usableFromInline
+    let transform: (Event<Element>) -> Value
 
+    @inlinable
     init(source: Observable<Element>, tap: Tap<Value>, transform: @escaping (Event<Element>) -> Value) {
         self.source = source
         self.tap = tap
         self.transform = transform
-        super.init()
+        super.init(erasedRun: { producer, observer, cancel in
+            let parent = unsafeDowncast(producer, to: Tapped<Element, Value>.self)
+            let sink = TapSink(tap: parent.tap, transform: parent.transform, observer: observer, cancel: cancel)
+            let subscription = parent.source.subscribeErased(AnyObserver(eventHandler: sink.on))
+            return (sink: sink, subscription: subscription)
+        })
     }
 
+    @inlinable
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = TapSink(tap: tap, transform: transform, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
