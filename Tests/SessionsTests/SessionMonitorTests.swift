@@ -123,6 +123,19 @@ final class SessionMonitorTests: XCTestCase {
         watched.subscription.dispose()
     }
 
+    func testMessagesAreTimedOnlyWhileSomeoneTakesSnapshots() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let monitor = SessionMonitor(metrics: metrics, registry: registry, interval: .seconds(1), scheduler: scheduler)
+        XCTAssertFalse(metrics.isTimingLatency)
+        let first = monitor.stats.subscribe(onNext: { _ in })
+        let second = monitor.stats.subscribe(onNext: { _ in })
+        XCTAssertTrue(metrics.isTimingLatency)
+        first.dispose()
+        XCTAssertTrue(metrics.isTimingLatency, "another dashboard still watches")
+        second.dispose()
+        XCTAssertFalse(metrics.isTimingLatency)
+    }
+
     func testUnknownAndClosedIdsAreNotFound() {
         let session = open("sum")
         let id = session.id
@@ -165,6 +178,7 @@ final class SessionMonitorTests: XCTestCase {
     func testTheSamplerCountsSessionsPerViewModelRatesAndLatencyPerLoop() {
         let clock = ManualClock()
         let sampler = StatsSampler(metrics: metrics, registry: registry, clock: { clock.nanoseconds })
+        metrics.startTimingLatency()  // as the dashboard's snapshots do while they run
         let sum = open("sum")
         let login = open("login")
         for value in ["1", "2", "3"] { sum.receive(textMessage("number\(value)", value)) }
@@ -183,6 +197,12 @@ final class SessionMonitorTests: XCTestCase {
         let quiet = sampler.sample()
         XCTAssertEqual(quiet.messagesInPerSecond, 0)
         XCTAssertNil(quiet.latencyP50Microseconds, "no messages since the last snapshot")
+        metrics.stopTimingLatency()
+        sum.receive(textMessage("number1", "7"))
+        clock.advance(milliseconds: 1000)
+        let untimed = sampler.sample()
+        XCTAssertEqual(untimed.messagesInPerSecond, 1)
+        XCTAssertNil(untimed.latencyP50Microseconds, "nobody takes snapshots: messages are not timed")
         login.close()
         sum.close()
         XCTAssertEqual(sampler.sample().sessions.map(\.open), [0, 0])

@@ -10,7 +10,7 @@ public final class SessionMonitor {
     /// The live sessions.
     public let registry: SessionRegistry
     /// One snapshot per `interval`, the first at once; one sampling timer however many
-    /// dashboards watch, and none while no dashboard is open.
+    /// dashboards watch, and none (and no message timing) while no dashboard is open.
     public let stats: Observable<ServerStats>
 
     /// A monitor whose snapshots come every `interval` on `scheduler` (the event loop's in `rxlive`).
@@ -19,8 +19,10 @@ public final class SessionMonitor {
         self.metrics = metrics
         self.registry = registry
         let sampler = StatsSampler(metrics: metrics, registry: registry)
+        // Sessions time their messages only while the snapshots run.
         stats = Observable<Int>.timer(.seconds(0), period: interval, scheduler: scheduler)
             .map { _ in sampler.sample() }
+            .do(onSubscribe: { metrics.startTimingLatency() }, onDispose: { metrics.stopTimingLatency() })
             .share(replay: 1, scope: .whileConnected)
     }
 }

@@ -98,9 +98,17 @@ final class Session: @unchecked Sendable {  // mutable state is touched only on 
         guard case .open(let running) = state else { return }
         metrics.messageReceived()
         loopMetrics?.messageReceived()
-        // One clock reading per message: the limits' time and the start of its latency.
-        let arrival = endpoint.clock()
-        if running.messageBucket?.take(now: arrival) == false {
+        // The clock is read only when a limit applies or a dashboard times messages, at most
+        // once for both (and once more at the end for the latency).
+        var reading: UInt64?
+        func now() -> UInt64 {
+            if let reading { return reading }
+            let time = endpoint.clock()
+            reading = time
+            return time
+        }
+        let arrival: UInt64? = metrics.isTimingLatency ? now() : nil
+        if running.messageBucket?.take(now: now()) == false {
             refuse(ProtocolError(.rateLimited, "too many messages; slow down"))
             return
         }
@@ -108,7 +116,7 @@ final class Session: @unchecked Sendable {  // mutable state is touched only on 
         case .failure(let error):
             refuse(error)
         case .success(let event):
-            if running.tapBuckets[event.index]?.take(now: arrival) == false {
+            if running.tapBuckets[event.index]?.take(now: now()) == false {
                 refuse(ProtocolError(.rateLimited, "too many \"\(wire.inputs.inputs[event.index].name)\" taps; wait a moment"))
                 return
             }
@@ -118,7 +126,9 @@ final class Session: @unchecked Sendable {  // mutable state is touched only on 
             case (.tap(let subject), .tap): subject.onNext(())
             default: assertionFailure("the input table and the feeds disagree on \(event.index)")
             }
-            loopMetrics?.recordLatency(nanoseconds: endpoint.clock() &- arrival)
+            if let arrival {
+                loopMetrics?.recordLatency(nanoseconds: endpoint.clock() &- arrival)
+            }
         }
     }
 

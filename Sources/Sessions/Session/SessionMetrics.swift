@@ -9,6 +9,7 @@ public final class SessionMetrics: Sendable {
     private let sessionsTotal: Mutex<[String: Int]>
     private let openByViewModel = Mutex<[String: Int]>([:])
     private let loops = Mutex<[(loop: ObjectIdentifier, metrics: LoopMetrics)]>([])
+    private let latencyTimers = Atomic<Int>(0)
     private let received = Atomic<Int>(0)
     private let sent = Atomic<Int>(0)
     private let errorsSent = Atomic<Int>(0)
@@ -40,6 +41,16 @@ public final class SessionMetrics: Sendable {
             return metrics
         }
     }
+
+    /// Whether sessions time their messages now: only while a dashboard takes snapshots,
+    /// so that without one a message costs no clock reading.
+    var isTimingLatency: Bool { latencyTimers.load(ordering: .relaxed) > 0 }
+
+    /// Sessions time their messages until the matching `stopTimingLatency()`.
+    func startTimingLatency() { latencyTimers.wrappingAdd(1, ordering: .relaxed) }
+
+    /// Ends one `startTimingLatency()`.
+    func stopTimingLatency() { latencyTimers.wrappingSubtract(1, ordering: .relaxed) }
 
     /// Every loop's counters, in order.
     public var loopMetrics: [LoopMetrics] { loops.withLock { $0.map(\.metrics) } }
