@@ -9,7 +9,7 @@
 # it finds Public/.
 run:
 	scripts/setup runtime
-	swift build -c release --static-swift-stdlib --product rxlive
+	swift build -c release --static-swift-stdlib --product rxlive -Xswiftc -use-ld=lld
 	.build/release/rxlive
 
 # Every test: hadolint, a warning-free build, swift test, then pytest.

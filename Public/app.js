@@ -9,6 +9,25 @@ const RATE_LIMIT_RESEND_MS = 1000;
 
 const byId = (id) => document.getElementById(id);
 
+/**
+ * Parses a server message. Integers beyond 2^53 (the sum of large fields) become BigInts read
+ * from their own digits, so they are shown exactly: with the reviver's source text where the
+ * browser gives it (JSON.parse source access), else from the output message's fixed shape,
+ * `{"output":"<name>","value":<value>}` with the value last (PROTOCOL.md).
+ */
+export function parseServerMessage(text) {
+  const exact = (key, value, context) =>
+    typeof value === "number" && !Number.isSafeInteger(value) && context && /^-?\d+$/.test(context.source)
+      ? BigInt(context.source)
+      : value;
+  const message = JSON.parse(text, exact);
+  if (typeof message.output === "string" && typeof message.value === "number" && !Number.isSafeInteger(message.value)) {
+    const digits = /,"value":(-?\d+)\}$/.exec(text);
+    if (digits) message.value = BigInt(digits[1]);
+  }
+  return message;
+}
+
 /** The ws: or wss: URL of `path` on the host that served this page. */
 function socketURL(path) {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
@@ -23,11 +42,13 @@ function socketURL(path) {
  * Outputs go to `onOutput(name, value)`, session changes to `onLive(isLive)`, the code of each
  * refusal (shown in `error`) to `onRefused(code)`. Returns `tap(name)`, which sends a tap and says whether it could.
  */
-function bindSession({ path, form, textInputs, status, error, onOutput, onLive, onRefused = () => {} }) {
+function bindSession({ path, form, textInputs, status, error, onOutput, onLive, onRefused = () => {}, onEdit = () => {} }) {
   let socket = null;
   let live = false;
   let failures = 0;
   let resendTimer = 0;
+  // Set when the values refused as `rate_limited` were sent again: the next output shows they got through.
+  let resent = false;
 
   const setStatus = (state, text) => {
     status.dataset.state = state;
@@ -49,10 +70,16 @@ function bindSession({ path, form, textInputs, status, error, onOutput, onLive, 
     error.textContent = message;
   };
 
+  const clearError = () => {
+    resent = false;
+    error.textContent = "";
+    delete error.dataset.code;
+  };
+
   const receive = (text) => {
     let message;
     try {
-      message = JSON.parse(text);
+      message = parseServerMessage(text);
     } catch {
       showError("bad_message", "The server sent a message this page cannot read.");
       return;
@@ -61,17 +88,23 @@ function bindSession({ path, form, textInputs, status, error, onOutput, onLive, 
       live = true;
       failures = 0;
       setStatus("live", "Connected");
-      error.textContent = ""; // refusals belonged to the old session
+      clearError(); // refusals belonged to the old session
       onLive(true);
       sendAllValues();
     } else if (typeof message.output === "string") {
+      // An answer to the resent values: the refusal no longer describes the session.
+      if (resent) clearError();
       onOutput(message.output, message.value);
     } else if (message.error) {
+      resent = false;
       showError(message.error.code, message.error.message);
       onRefused(message.error.code);
       if (message.error.code === "rate_limited") {
         clearTimeout(resendTimer);
-        resendTimer = setTimeout(sendAllValues, RATE_LIMIT_RESEND_MS);
+        resendTimer = setTimeout(() => {
+          resent = live;
+          sendAllValues();
+        }, RATE_LIMIT_RESEND_MS);
       }
     }
   };
@@ -95,7 +128,8 @@ function bindSession({ path, form, textInputs, status, error, onOutput, onLive, 
 
   form.addEventListener("input", (event) => {
     if (!textInputs.includes(event.target)) return;
-    error.textContent = ""; // a fresh edit supersedes the last refusal
+    clearError(); // a fresh edit supersedes the last refusal
+    onEdit(event.target);
     send({ input: event.target.name, value: event.target.value });
   });
 
@@ -127,6 +161,8 @@ function bindLogin() {
       if (name === "isLoginButtonEnabled") {
         enabledByServer = value === true;
         button.disabled = !enabledByServer;
+        // An answer was about the fields as they were; with the button off it no longer applies.
+        if (!enabledByServer && !pending) showResult("idle", "");
       } else if (name === "loginResult") {
         pending = false;
         showResult(value ? "success" : "failure", value ? "Login Successful" : "Login Failed");
@@ -141,6 +177,11 @@ function bindLogin() {
         pending = false;
         showResult("interrupted", "Connection lost before the answer. Please log in again.");
       }
+    },
+    onEdit() {
+      // "Login Successful" describes the fields at the tap; an edit makes it history. A pending
+      // answer stays: it belongs to the tap already sent.
+      if (!pending) showResult("idle", "");
     },
     onRefused(code) {
       // A refused tap never answers. Errors do not say which message they refuse, so end the
@@ -164,10 +205,27 @@ function bindLogin() {
   });
 }
 
+/**
+ * Shrinks the sum's font until it fits beside its label on one line, measured in the font the
+ * browser really uses (digit widths differ between fonts). Runs on every sum and every resize.
+ */
+function fitSum() {
+  const sum = byId("sum");
+  const row = sum.parentElement;
+  const label = byId("sum-label");
+  const gap = parseFloat(getComputedStyle(row).columnGap) || 0;
+  const room = row.clientWidth - label.offsetWidth - gap;
+  sum.style.setProperty("--fit", "1");
+  const needed = sum.scrollWidth;
+  // Floor to 1/100: rounding up could leave the last digit a pixel outside.
+  sum.style.setProperty("--fit", needed > room && needed > 0 ? String(Math.floor((room / needed) * 100) / 100) : "1");
+}
+
 /** Sum: the server adds the three fields; the page shows its latest answer. */
 function bindSum() {
   const sum = byId("sum");
   const form = byId("sum-form");
+  new ResizeObserver(fitSum).observe(sum.parentElement);
   bindSession({
     path: "/ws/sum",
     form,
@@ -177,6 +235,7 @@ function bindSum() {
     onOutput(name, value) {
       if (name !== "sum") return;
       sum.textContent = String(value);
+      fitSum();
       sum.dataset.stale = "false";
     },
     onLive(isLive) {

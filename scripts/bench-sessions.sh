@@ -6,6 +6,8 @@
 # rxlive runs the seed's simulated login with --login-delay 0 (login-churn measures the server,
 # not the 2 s simulation nor password hashing: scripts/bench-logins.sh does that)
 # and --message-rate 0 (no per-session rate limit: the sum load sends ~500 messages/s each).
+# RXLIVE_BASELINE=path/to/another/rxlive (optional): runs the sum load against it too, in
+# alternation with this build, so the two are compared in the same conditions.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_RUN="${1:-5}"
@@ -33,7 +35,9 @@ PUBLIC_DIR=Public
 [ -d "$PUBLIC_DIR" ] || PUBLIC_DIR="$(mktemp -d)"
 RX_PORT="$(free_port)"
 RX_LOG="/tmp/bench-rxlive.$$.log"
-"$BIN/rxlive" --port "$RX_PORT" --public "$PUBLIC_DIR" --login-service simulated --login-delay 0 --message-rate 0 --log-level warning >"$RX_LOG" 2>&1 &
+ADMIN_TOKEN="bench-admin-token-$$-0000"
+"$BIN/rxlive" --port "$RX_PORT" --public "$PUBLIC_DIR" --login-service simulated --login-delay 0 --message-rate 0 --log-level warning \
+    --admin-token "$ADMIN_TOKEN" >"$RX_LOG" 2>&1 &
 RX_PID=$!
 PIDS+=("$RX_PID")
 ECHO_PORT="$(free_port)"
@@ -59,3 +63,38 @@ if echo and total and float(echo.group(1)) > 0:
 PY
 echo "== login churn (rxlive /ws/login, login delay 0)"
 "$BIN/ws-bench" login-churn --port "$RX_PORT" --connections 64 --seconds "$SECONDS_PER_RUN"
+
+if [ -n "${RXLIVE_BASELINE:-}" ]; then
+    BASE_PORT="$(free_port)"
+    "$RXLIVE_BASELINE" --port "$BASE_PORT" --public "$PUBLIC_DIR" --login-delay 0 --message-rate 0 --log-level warning \
+        >/tmp/bench-baseline.$$.log 2>&1 &
+    PIDS+=($!)
+    wait_port "$BASE_PORT"
+    echo "== idle sessions, RXLIVE_BASELINE (pid ${PIDS[-1]}, fresh server)"
+    "$BIN/ws-bench" idle --port "$BASE_PORT" --sessions "$IDLE_SESSIONS" --server-pid "${PIDS[-1]}"
+    sleep 2
+    echo "== sum sessions, this build and RXLIVE_BASELINE in turn (nobody watching)"
+    for round in 1 2 3; do
+        echo "round $round this build: $("$BIN/ws-bench" sum --port "$RX_PORT" --connections 64 --seconds "$SECONDS_PER_RUN")"
+        echo "round $round baseline:   $("$BIN/ws-bench" sum --port "$BASE_PORT" --connections 64 --seconds "$SECONDS_PER_RUN")"
+    done
+fi
+
+# Session marbles: a 65th sum session under the same load, watched or not from /ws/dashboard;
+# the 64 others' figures show what the viewer costs them.
+echo "== 64 sum sessions beside one more busy sum session, without and with a viewer on it"
+for viewer in without with; do
+    "$BIN/ws-bench" sum --port "$RX_PORT" --connections 1 --seconds $((SECONDS_PER_RUN + 3)) >/tmp/bench-watched.$$.log &
+    WATCHED_PID=$!
+    sleep 1
+    VIEWER_PID=""
+    if [ "$viewer" = with ]; then
+        python3 scripts/watch-session.py "$RX_PORT" "$ADMIN_TOKEN" sum $((SECONDS_PER_RUN + 1)) >/tmp/bench-viewer.$$.log &
+        VIEWER_PID=$!
+        sleep 1
+    fi
+    echo "$viewer a viewer, the 64 others: $("$BIN/ws-bench" sum --port "$RX_PORT" --connections 64 --seconds "$SECONDS_PER_RUN")"
+    wait "$WATCHED_PID"
+    echo "$viewer a viewer, the watched one: $(cat /tmp/bench-watched.$$.log)"
+    if [ -n "$VIEWER_PID" ]; then wait "$VIEWER_PID"; cat /tmp/bench-viewer.$$.log; fi
+done

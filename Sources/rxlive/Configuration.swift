@@ -40,6 +40,11 @@ struct Configuration: Equatable, Sendable {
     var loginWorkers = max(1, ProcessInfo.processInfo.activeProcessorCount - 1)
     /// Proxies whose `X-Forwarded-For` is believed (exact IP addresses).
     var trustedProxies: [String] = []
+    /// Whether `/ws/dashboard` exists: `auto` serves it on a loopback address (or with an
+    /// admin token), `on` always, `off` never.
+    var dashboard: DashboardMode = .auto
+    /// The token a dashboard viewer must present; nil: a random one is made at start.
+    var adminToken: String?
 }
 
 /// What answers the login form.
@@ -82,6 +87,11 @@ enum DatabaseLocation: Equatable, Sendable, CustomStringConvertible {
     }
 }
 
+/// When the dashboard is served (`--dashboard`).
+enum DashboardMode: String, CaseIterable, Sendable {
+    case auto, on, off
+}
+
 /// A configuration value that cannot be used, reported in one line.
 struct ConfigurationError: Error, CustomStringConvertible {
     let description: String
@@ -107,6 +117,8 @@ extension Configuration {
         case database = "RXLIVE_DATABASE"
         case loginWorkers = "RXLIVE_LOGIN_WORKERS"
         case trustedProxies = "RXLIVE_TRUSTED_PROXIES"
+        case dashboard = "RXLIVE_DASHBOARD"
+        case adminToken = "RXLIVE_ADMIN_TOKEN"
     }
 
     /// The raw text of each setting as given on the command line (nil when absent).
@@ -128,6 +140,8 @@ extension Configuration {
         var database: String?
         var loginWorkers: String?
         var trustedProxies: [String] = []
+        var dashboard: String?
+        var adminToken: String?
     }
 
     /// Builds a configuration from flags over environment over defaults.
@@ -199,6 +213,24 @@ extension Configuration {
         } else if let text = environment[Variable.trustedProxies.rawValue] {
             trustedProxies = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
+        if let (text, source) = value(flags.dashboard, "dashboard", .dashboard) {
+            guard let mode = DashboardMode(rawValue: text.lowercased()) else {
+                throw ConfigurationError(description: "\(source): '\(text)' is not auto, on or off")
+            }
+            dashboard = mode
+        }
+        if let (text, source) = value(flags.adminToken, "admin-token", .adminToken) {
+            // URL-safe characters only: the page passes the token in the WebSocket URL as it is.
+            let urlSafe = text.utf8.allSatisfy { byte in
+                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                    || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "~")
+            }
+            guard text.utf8.count >= 16, urlSafe else {
+                throw ConfigurationError(
+                    description: "\(source): an admin token needs at least 16 characters, each a letter, a digit, '-', '_', '.' or '~'")
+            }
+            adminToken = text
+        }
         if !flags.allowedOrigins.isEmpty {
             allowedOrigins = flags.allowedOrigins
         } else if let text = environment[Variable.allowedOrigins.rawValue] {
@@ -238,5 +270,25 @@ extension Configuration {
                 description: "\(given.source): '\(given.text)' is not a number of seconds (\(bound), at most 86400)")
         }
         return .milliseconds(Int64((seconds * 1000).rounded()))
+    }
+}
+
+extension Configuration {
+    /// Whether the dashboard is served: `auto` serves it when only this machine can reach
+    /// the server (a loopback host) or when an admin token was given.
+    var servesDashboard: Bool {
+        switch dashboard {
+        case .on: true
+        case .off: false
+        case .auto: adminToken != nil || Self.isLoopback(host)
+        }
+    }
+
+    /// `localhost`, an address in 127.0.0.0/8, or `::1`.
+    static func isLoopback(_ host: String) -> Bool {
+        let name = host.lowercased()
+        if name == "localhost" || name == "::1" || name == "[::1]" { return true }
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
     }
 }

@@ -74,6 +74,7 @@ struct RxLiveCommand: ParsableCommand {
                 "A host name this server answers for; repeat for more; other Host headers get 421 (default: the listening address, localhost, 127.0.0.1 and [::1]; env RXLIVE_SERVER_NAMES, comma-separated).",
                 valueName: "name"))
     var serverNames: [String] = []
+
     @Option(help: ArgumentHelp("What answers the login form: store (accounts in --database) or simulated (the seed's: true after --login-delay) (default store; env RXLIVE_LOGIN_SERVICE).",
                                valueName: "service"))
     var loginService: String?
@@ -91,6 +92,14 @@ struct RxLiveCommand: ParsableCommand {
                                valueName: "address"))
     var trustedProxies: [String] = []
 
+    @Option(help: ArgumentHelp("When to serve /dashboard's data: auto (on a loopback address or with an admin token), on or off (default auto; env RXLIVE_DASHBOARD).",
+                               valueName: "mode"))
+    var dashboard: String?
+
+    @Option(help: ArgumentHelp("Token a dashboard viewer must present, 16+ URL-safe characters (default: a random one, logged at start; env RXLIVE_ADMIN_TOKEN).",
+                               valueName: "token"))
+    var adminToken: String?
+
     /// The configuration these flags and the process environment describe.
     func resolvedConfiguration(environment: [String: String]) throws -> Configuration {
         let flags = Configuration.Overrides(
@@ -98,7 +107,8 @@ struct RxLiveCommand: ParsableCommand {
             logLevel: logLevel, maxMessageSize: maxMessageSize, pingInterval: pingInterval,
             pongTimeout: pongTimeout, allowedOrigins: allowedOrigins, messageRate: messageRate,
             tlsCertificate: tlsCertificate, tlsKey: tlsKey, serverNames: serverNames,
-            loginService: loginService, database: database, loginWorkers: loginWorkers, trustedProxies: trustedProxies)
+            loginService: loginService, database: database, loginWorkers: loginWorkers, trustedProxies: trustedProxies,
+            dashboard: dashboard, adminToken: adminToken)
         var configuration = try Configuration(flags: flags, environment: environment)
         configuration.publicDirectory = try PublicDirectory.locate(given: configuration.publicDirectory)
         return configuration

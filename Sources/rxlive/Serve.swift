@@ -42,6 +42,7 @@ func serve(_ configuration: Configuration, logger: Logger) throws {
         sessions.loginService = { address in backend.service(clientAddress: address, fallback: loop, logger: logger) }
         logger.info("logins are checked against \(configuration.database)", metadata: ["workers": "\(configuration.loginWorkers)"])
     }
+    sessions.adminToken = configuration.servesDashboard ? configuration.adminToken ?? randomAdminToken() : nil
     SessionRoutes.register(on: server, configuration: sessions, logger: logger)
     do {
         try server.start()
@@ -51,6 +52,13 @@ func serve(_ configuration: Configuration, logger: Logger) throws {
     let scheme = serverConfiguration.tls == nil ? "http" : "https"
     logger.info("rxlive \(RxLiveVersion.current) listening on \(scheme)://\(configuration.host):\(server.localPort)",
                 metadata: ["public": "\(configuration.publicDirectory ?? "-")", "open-files": "\(openFiles)"])
+    if let token = sessions.adminToken {
+        // A token made here is shown once, to whoever started the server; a given one never.
+        let link = configuration.adminToken == nil ? "#token=\(token)" : " (with the --admin-token token)"
+        logger.info("dashboard: \(scheme)://\(configuration.host):\(server.localPort)/dashboard\(link)")
+    } else {
+        logger.info("dashboard: off (see --dashboard and --admin-token)")
+    }
 
     for signal in [SIGTERM, SIGINT] {
         do {
@@ -102,4 +110,13 @@ extension Configuration {
         server.serverNames = serverNames.isEmpty ? nil : serverNames
         return server
     }
+}
+
+/// 128 random bits in hex, from the system's secure generator.
+private func randomAdminToken() -> String {
+    var generator = SystemRandomNumberGenerator()
+    return (0..<2).map { _ in
+        let hex = String(generator.next() as UInt64, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }.joined()
 }

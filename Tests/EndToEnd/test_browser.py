@@ -3,6 +3,7 @@ rxlive binary. It checks the login and sum forms behave like the seed's screens,
 reconnects by itself after a server restart, and that no JavaScript error reaches the console."""
 import os
 import re
+import subprocess
 
 import pytest
 from selenium import webdriver
@@ -12,7 +13,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from support import ARTIFACTS, start_rxlive
+from support import ARTIFACTS, binary, start_rxlive
 
 CHROMIUM = os.environ.get("RXLIVE_CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("RXLIVE_CHROMEDRIVER", "/usr/bin/chromedriver")
@@ -213,3 +214,200 @@ def test_the_page_reconnects_after_a_server_restart_without_retyping(server, bro
     # While the server was down the browser logs each refused reconnect; nothing else may appear.
     refused = re.compile(rf"WebSocket connection to 'ws://127\.0\.0\.1:{port}/ws/(login|sum)' failed")
     assert_no_console_errors(browser, allowed=refused)
+
+
+# ---- exact sums, one line at any width ---------------------------------------------------
+
+LARGE_SUMS = [
+    (("9007199254740993", "0", "0"), "9007199254740993"),  # 2^53 + 1: a double would show ...992
+    (("9223372036854775807",) * 3, "27670116110564327421"),  # 3 × Int64.max
+    (("-9223372036854775808",) * 3, "-27670116110564327424"),  # 3 × Int64.min, the longest sum
+]
+
+
+def set_fields(driver, values):
+    """Sets each field's whole text at once, as a paste does: one input event per field."""
+    driver.execute_script("""
+        for (const [id, value] of arguments[0]) {
+            const input = document.getElementById(id);
+            input.value = value;
+            input.dispatchEvent(new Event('input', {bubbles: true}));
+        }
+    """, list(values))
+
+
+def sum_box(driver):
+    return driver.execute_script("""
+        const sum = document.getElementById('sum');
+        // The text's own box: an element's box may be narrower than text that overflows it.
+        const range = document.createRange();
+        range.selectNodeContents(sum);
+        const r = range.getBoundingClientRect(), total = sum.parentElement.getBoundingClientRect();
+        return {lines: range.getClientRects().length, height: r.height, left: r.left, right: r.right,
+                fontSize: parseFloat(getComputedStyle(sum).fontSize),
+                boxLeft: total.left, boxRight: total.right, viewport: document.documentElement.clientWidth};
+    """)
+
+
+def test_large_sums_are_exact_and_fit_the_card_on_one_line(server, browser):
+    open_page(browser, server)
+    for viewport, width in (("desktop", None), ("phone", 360)):
+        if width:
+            browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                    {"width": width, "height": 800, "deviceScaleFactor": 1, "mobile": True})
+        for values, expected in LARGE_SUMS:
+            set_fields(browser, zip(("number1", "number2", "number3"), values))
+            wait_until(browser, f"the sum of {values} shows exactly {expected} ({viewport})",
+                       lambda: text_of(browser, "sum") == expected)
+            box = sum_box(browser)
+            if width:
+                assert box["viewport"] == width, box
+            assert box["lines"] == 1 and box["height"] < 2 * box["fontSize"], box
+            assert box["boxLeft"] <= box["left"] and box["right"] <= box["boxRight"], box
+            assert box["fontSize"] >= 14, box  # still readable
+        element(browser, "sum").location_once_scrolled_into_view
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        assert browser.save_screenshot(str(ARTIFACTS / f"browser-large-sum-{viewport}.png"))
+    browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    assert_no_console_errors(browser)
+
+
+# ---- no message outlives the state it describes ------------------------------------------
+
+def test_refusals_and_login_results_leave_when_they_no_longer_apply(browser):
+    # 3 messages a second (bursts of 6): a burst of edits is refused, the page's resend is not.
+    with start_rxlive(extra_args=["--login-delay", str(LOGIN_DELAY), "--message-rate", "3"]) as server:
+        open_page(browser, server)
+        wait_until(browser, "the first sum", lambda: text_of(browser, "sum") == "0")
+        set_fields(browser, [("number1", str(n)) for n in range(1, 9)])
+        wait_until(browser, "the burst is refused",
+                   lambda: element(browser, "sum-error").get_attribute("data-code") == "rate_limited"
+                   and "slow down" in text_of(browser, "sum-error"))
+        # Nobody edits: the page resends the fields a second later, the server takes them, the refusal goes.
+        wait_until(browser, "the resend's answer clears the refusal",
+                   lambda: text_of(browser, "sum-error") == "" and text_of(browser, "sum") == "8")
+
+        set_fields(browser, [("username", "alice"), ("password", "secret")])
+        wait_until(browser, "the button enables", lambda: is_enabled(browser, "login"))
+        element(browser, "login").click()
+        wait_until(browser, "the login succeeds", lambda: text_of(browser, "login-result") == "Login Successful")
+        set_fields(browser, [("username", "")])
+        wait_until(browser, "the button disables", lambda: not is_enabled(browser, "login"))
+        assert text_of(browser, "login-result") == "", "the old answer no longer describes the fields"
+        assert_no_console_errors(browser)
+
+
+# ---- the dashboard -----------------------------------------------------------------------
+
+ADMIN_TOKEN = "browser-dashboard-token-01"
+
+
+def chart_latest(driver, name):
+    return driver.execute_script(
+        "const c = document.getElementById(arguments[0]);"
+        "return {points: +c.dataset.points, latest: JSON.parse(c.dataset.latest || '{}'), image: c.toDataURL()};",
+        f"chart-{name}")
+
+
+def marbles(driver):
+    """(lane, kind, label, length) of every marble on the diagram, in the order they happened."""
+    return driver.execute_script("""
+        return [...document.querySelectorAll('#marbles .marble')]
+            .sort((a, b) => a.dataset.index - b.dataset.index)
+            .map(m => [m.closest('.lane').dataset.lane, m.dataset.kind, m.dataset.label, m.dataset.length]);
+    """)
+
+
+def marble_columns(driver):
+    """The x of every marble, in the order they happened."""
+    return driver.execute_script("""
+        return [...document.querySelectorAll('#marbles .marble')]
+            .sort((a, b) => a.dataset.index - b.dataset.index).map(m => +m.dataset.x);
+    """)
+
+
+def watch_newest(driver, view_model):
+    wait_until(driver, f"a live {view_model} session is listed",
+               lambda: driver.find_elements(By.CSS_SELECTOR, f'#sessions tr[data-view-model="{view_model}"]'))
+    # One script: the list is redrawn every second, so a found element may be replaced before a click.
+    driver.execute_script("document.querySelector(arguments[0]).click()",
+                          f'#sessions tr[data-view-model="{view_model}"] button')
+    wait_until(driver, f"the {view_model} session is watched",
+               lambda: element(driver, "watch-state").get_attribute("data-state") == "watching")
+
+
+def test_dashboard_charts_move_under_load_and_marbles_show_another_tabs_typing(browser):
+    args = ["--login-delay", str(LOGIN_DELAY), "--message-rate", "0", "--admin-token", ADMIN_TOKEN]
+    with start_rxlive(extra_args=args) as server:
+        browser.set_window_size(1280, 1800)
+        browser.get(f"http://127.0.0.1:{server.port}/dashboard#token={ADMIN_TOKEN}")
+        wait_until(browser, "the dashboard session is live",
+                   lambda: element(browser, "status").get_attribute("data-state") == "live")
+        assert "token" not in browser.current_url, "the token leaves the address bar"
+        origin = f"http://127.0.0.1:{server.port}/"
+        fetched = browser.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
+        assert fetched and all(url.startswith(origin) for url in fetched), f"requests beyond the server: {fetched}"
+        wait_until(browser, "two quiet snapshots", lambda: chart_latest(browser, "messages")["points"] >= 2)
+        quiet = chart_latest(browser, "messages")
+
+        # A bounded load: 4 sum sessions, one change in flight each, for 4 seconds.
+        load = subprocess.Popen([str(binary("ws-bench")), "sum", "--port", str(server.port), "--connections", "4",
+                                 "--seconds", "4", "--timeout", "60"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        try:
+            wait_until(browser, "the charts show the load",
+                       lambda: chart_latest(browser, "messages")["latest"].get("in", 0) > 100
+                       and chart_latest(browser, "sessions")["latest"].get("sum", 0) >= 4
+                       and chart_latest(browser, "loops")["points"] > quiet["points"])
+            busy = chart_latest(browser, "messages")
+            assert busy["image"] != quiet["image"], "the messages chart was redrawn"
+            assert chart_latest(browser, "latency")["latest"]["p99"] >= chart_latest(browser, "latency")["latest"]["p50"] > 0
+            assert chart_latest(browser, "resources")["latest"]["Rx resources"] > 0
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            assert browser.save_screenshot(str(ARTIFACTS / "dashboard-under-load.png"))
+        finally:
+            output, _ = load.communicate(timeout=60)
+        assert load.returncode == 0, output
+
+        # Another tab types into the forms; the dashboard watches its sessions.
+        dashboard = browser.current_window_handle
+        browser.switch_to.new_window("tab")
+        page = browser.current_window_handle
+        open_page(browser, server)
+        browser.switch_to.window(dashboard)
+        wait_until(browser, "the load's sessions are gone",
+                   lambda: len(browser.find_elements(By.CSS_SELECTOR, '#sessions tr[data-view-model="sum"]')) == 1)
+        watch_newest(browser, "sum")
+
+        browser.switch_to.window(page)
+        for field, keys in (("number1", "12"), ("number2", "30"), ("number3", "x")):
+            element(browser, field).send_keys(keys)
+        wait_until(browser, "the sum is 42", lambda: text_of(browser, "sum") == "42")
+        browser.switch_to.window(dashboard)
+        expected = [["number1", "next", "1", ""], ["sum", "next", "1", ""],
+                    ["number1", "next", "12", ""], ["sum", "next", "12", ""],
+                    ["number2", "next", "3", ""], ["sum", "next", "15", ""],
+                    ["number2", "next", "30", ""], ["sum", "next", "42", ""],
+                    ["number3", "next", "x", ""], ["sum", "next", "42", ""]]
+        wait_until(browser, "the marbles of the other tab's typing, in order", lambda: marbles(browser) == expected)
+        # Each sum sits under the input that caused it, and time runs left to right.
+        xs = marble_columns(browser)
+        assert all(xs[i] == xs[i + 1] for i in range(0, len(xs), 2)), xs
+        assert all(xs[i] < xs[i + 2] for i in range(0, len(xs) - 2, 2)), xs
+        assert browser.save_screenshot(str(ARTIFACTS / "dashboard-marbles-sum.png"))
+
+        # A login: the password lane shows lengths, never the password.
+        watch_newest(browser, "login")
+        browser.switch_to.window(page)
+        element(browser, "username").send_keys("ada")
+        element(browser, "password").send_keys("hunter2")
+        wait_until(browser, "the button enables", lambda: is_enabled(browser, "login"))
+        element(browser, "login").click()
+        wait_until(browser, "the login succeeds", lambda: text_of(browser, "login-result") == "Login Successful")
+        browser.switch_to.window(dashboard)
+        wait_until(browser, "the login result marble", lambda: ["loginResult", "next", "true", ""] in marbles(browser))
+        seen = marbles(browser)
+        assert [m for m in seen if m[0] == "password"] == [["password", "next", "", str(n)] for n in range(1, 8)], seen
+        assert [m[2] for m in seen if m[0] == "username"] == ["a", "ad", "ada"], seen
+        assert "hunter" not in browser.find_element(By.ID, "marbles").get_attribute("outerHTML")
+        assert browser.save_screenshot(str(ARTIFACTS / "dashboard-marbles-login.png"))
+        assert_no_console_errors(browser)

@@ -48,7 +48,7 @@ def test_help_lists_every_option_and_its_environment_variable():
     for flag in ["--host", "--port", "--public", "--login-delay", "--log-level", "--max-message-size",
                  "--ping-interval", "--pong-timeout", "--allowed-origin", "--message-rate",
                  "--tls-cert", "--tls-key", "--server-name", "--login-service",
-                 "--database", "--login-workers", "--trusted-proxy", "--version", "--help"]:
+                 "--database", "--login-workers", "--trusted-proxy", "--dashboard", "--admin-token", "--version", "--help"]:
         assert flag in result.stdout, f"{flag} missing from --help"
     # Help text wraps lines, so look for each variable in the text with line breaks removed.
     flat = re.sub(r"\s+", "", result.stdout)
@@ -83,6 +83,9 @@ def test_version_prints_the_version_in_the_source():
     (["--database", "mysql://db"], {}, "--database"),
     (["--login-workers", "0"], {}, "--login-workers"),
     ([], {"RXLIVE_DATABASE": "accounts.db"}, "RXLIVE_DATABASE"),
+    (["--dashboard", "sometimes"], {}, "--dashboard"),
+    (["--admin-token", "short"], {}, "--admin-token"),
+    ([], {"RXLIVE_ADMIN_TOKEN": "sixteen chars or more, but spaces"}, "RXLIVE_ADMIN_TOKEN"),
 ])
 def test_bad_value_exits_2_with_one_line_naming_it(args, env, names):
     result = run_rxlive(*args, env=clean_env(**env))

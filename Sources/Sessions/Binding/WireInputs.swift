@@ -12,6 +12,8 @@ public final class WireInputs {
         let name: String
         let kind: InputKind
         let limit: RateLimit?
+        /// A secret's values are never shown to a viewer of the session, only their length.
+        var secret = false
     }
 
     /// Where one input's events go.
@@ -30,9 +32,10 @@ public final class WireInputs {
     }
 
     /// A text input: every message's string value, like `rx.text.orEmpty`.
-    public func text(_ name: String) -> Observable<String> {
+    /// - Parameter secret: a password, say: a viewer of the session sees each value's length only.
+    public func text(_ name: String, secret: Bool = false) -> Observable<String> {
         let subject = PublishSubject<String>()
-        declarations.append(Declaration(name: name, kind: .text, limit: nil))
+        declarations.append(Declaration(name: name, kind: .text, limit: nil, secret: secret))
         feeds.append(.text(subject))
         return subject.asObservable()
     }

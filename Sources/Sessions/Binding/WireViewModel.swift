@@ -13,42 +13,42 @@ public struct WireViewModel {
     public let outputNames: [String]
     /// Each input's tap limit, by input index.
     let tapLimits: [RateLimit?]
-    /// Builds one session's graph.
-    let build: (_ client: WireClient, _ send: @escaping (String) -> Void, _ fail: @escaping (Error) -> Void) -> SessionGraph
+    /// Who may open a session.
+    public let access: WireAccess
+    /// The lanes a viewer of a session sees: the inputs, then the outputs.
+    let lanes: [MarbleLane]
+    /// Which inputs are secret, by input index.
+    let secretInputs: [Bool]
+    /// Builds one session's graph; its outputs record into `trace` while it is observed.
+    let build: (_ client: WireClient, _ trace: Tap<Marble>, _ send: @escaping (String) -> Void,
+                _ fail: @escaping (Error) -> Void) -> SessionGraph
 
     /// Declares a view model on the wire.
     /// - Parameters:
     ///   - name: the endpoint and `ready.viewModel`.
+    ///   - access: who may open a session (default: everyone).
     ///   - viewModel: makes the view model of one session.
     ///   - input: builds the view model's `Input` from `WireInputs` (`text(_:)`, `tap(_:limit:)`);
     ///     the calls it makes declare the inputs, in order.
     ///   - outputs: the outputs, in the order `ready` lists them.
     public init<ViewModel: ViewModelType>(
         name: String,
+        access: WireAccess = .everyone,
         viewModel: @escaping () -> ViewModel,
         input: @escaping (WireInputs) -> ViewModel.Input,
         outputs: [WireOutput<ViewModel.Output>]
     ) {
-        self.init(name: name, viewModel: { (_: WireClient) in viewModel() }, input: input, outputs: outputs)
-    }
-
-    /// Declares a view model on the wire whose making needs the session's client (its
-    /// address, a way to send it errors): a login service, say.
-    public init<ViewModel: ViewModelType>(
-        name: String,
-        viewModel: @escaping (WireClient) -> ViewModel,
-        input: @escaping (WireInputs) -> ViewModel.Input,
-        outputs: [WireOutput<ViewModel.Output>]
-    ) {
-        self.init(name: name, context: { $0 }, viewModel: viewModel, input: { wire, _ in input(wire) }, outputs: outputs)
+        self.init(name: name, access: access, context: { _ in () }, viewModel: { _ in viewModel() },
+                  input: { wire, _ in input(wire) }, outputs: outputs)
     }
 
     /// Declares a view model on the wire with a per-session `context`, made from the client
-    /// once per session and handed to both the view model and its inputs: what the binding
-    /// learns from the inputs (the login's latest credentials) reaches the view model's
-    /// services without touching its `transform`.
+    /// (its address, a way to send it errors) once per session and handed to both the view
+    /// model and its inputs: what the binding learns from the inputs (the login's latest
+    /// credentials) reaches the view model's services without touching its `transform`.
     public init<ViewModel: ViewModelType, Context>(
         name: String,
+        access: WireAccess = .everyone,
         context: @escaping (WireClient) -> Context,
         viewModel: @escaping (Context) -> ViewModel,
         input: @escaping (WireInputs, Context) -> ViewModel.Input,
@@ -61,12 +61,16 @@ public struct WireViewModel {
         inputs = InputTable(declarations.map { (name: $0.name, kind: $0.kind) })
         outputNames = outputs.map(\.name)
         tapLimits = declarations.map(\.limit)
-        build = { client, send, fail in
+        self.access = access
+        secretInputs = declarations.map(\.secret)
+        lanes = declarations.map { MarbleLane(name: $0.name, role: .input, shape: $0.secret ? .secret : $0.kind == .tap ? .tap : .value) }
+            + outputs.map { MarbleLane(name: $0.name, role: .output, shape: .value) }
+        build = { client, trace, send, fail in
             let wire = WireInputs(client: client)
             let session = context(client)
             let output = viewModel(session).transform(input: input(wire, session))
             assert(wire.declarations == declarations, "the input closure of \(name) must declare the same inputs every time")
-            let subscriptions = outputs.map { $0.bind(output, send, fail) }
+            let subscriptions = outputs.map { $0.bind(output, trace, send, fail) }
             return SessionGraph(feeds: wire.feeds, subscriptions: subscriptions)
         }
     }
@@ -76,4 +80,13 @@ public struct WireViewModel {
 struct SessionGraph {
     let feeds: [WireInputs.Feed]
     let subscriptions: [Disposable]
+}
+
+/// Who may open sessions of a view model.
+public enum WireAccess: Sendable, Equatable {
+    /// Anyone who may open a WebSocket on the server.
+    case everyone
+    /// Only a client that presents the server's admin token (`?token=` on the WebSocket
+    /// URL); the endpoint does not exist while the server has no admin token.
+    case adminToken
 }

@@ -1,6 +1,7 @@
 import Dispatch
 import Logging
 import Rx
+import ViewModels
 
 /// One session: one view model's graph bound to one connection.
 ///
@@ -20,6 +21,11 @@ final class Session: @unchecked Sendable {  // mutable state is touched only on 
     /// The client's IP address, for services that count by it (login throttling).
     private let clientAddress: String
     private var state: State = .idle
+    /// The session's inputs and outputs as marbles, for a viewer on the dashboard; while
+    /// nobody watches, recording costs one atomic load per event.
+    let trace = Tap<Marble>()
+    /// The counters of the loop the session runs on, set when it opens.
+    private var loopMetrics: LoopMetrics?
 
     /// The session's opaque id, sent in `ready`: 64 random bits in hex.
     var id: String { String(idBits, radix: 16) }
@@ -51,15 +57,23 @@ final class Session: @unchecked Sendable {  // mutable state is touched only on 
     }
 
     private var wire: WireViewModel { endpoint.wire }
+    /// The view model's name, for a viewer.
+    var viewModelName: String { endpoint.wire.name }
+    /// The lanes a viewer sees.
+    var lanes: [MarbleLane] { endpoint.wire.lanes }
     private var metrics: SessionMetrics { endpoint.metrics }
     private var logger: Logger { endpoint.logger }
 
     /// Sends `ready`, then builds and subscribes the graph. Only the first call counts.
     func open() {
         guard case .idle = state else { return }
+        let loopMetrics = metrics.loop(transport.ownerLoop)
+        self.loopMetrics = loopMetrics
         metrics.sessionOpened(wire.name)
+        loopMetrics.sessionOpened()
         send(endpoint.ready.message(session: id))
         let now = endpoint.clock()
+        endpoint.registry.add(self, id: idBits, viewModel: wire.name, now: now)
         let running = Running(
             messageBucket: endpoint.configuration.messageLimit.map { TokenBucket($0, now: now) },
             tapBuckets: wire.tapLimits.map { limit in limit.map { TokenBucket($0, now: now) } })
@@ -67,7 +81,7 @@ final class Session: @unchecked Sendable {  // mutable state is touched only on 
         state = .open(running)
         let client = WireClient(address: clientAddress, refuse: { [weak self] error in self?.refuseFromService(error) })
         let graph = wire.build(
-            client,
+            client, trace,
             { [weak self] message in self?.sendOutput(message) },
             { [weak self] error in self?.outputFailed(error) })
         running.feeds = graph.feeds
@@ -87,7 +101,9 @@ final class Session: @unchecked Sendable {  // mutable state is touched only on 
     func receive(utf8 bytes: UnsafeBufferPointer<UInt8>) {
         guard case .open(let running) = state else { return }
         metrics.messageReceived()
-        // The clock is read only when a limit applies, and at most once per message.
+        loopMetrics?.messageReceived()
+        // The clock is read only when a limit applies or a dashboard times messages, at most
+        // once for both (and once more at the end for the latency).
         var reading: UInt64?
         func now() -> UInt64 {
             if let reading { return reading }
@@ -95,6 +111,7 @@ final class Session: @unchecked Sendable {  // mutable state is touched only on 
             reading = time
             return time
         }
+        let arrival: UInt64? = metrics.isTimingLatency ? now() : nil
         if running.messageBucket?.take(now: now()) == false {
             refuse(ProtocolError(.rateLimited, "too many messages; slow down"))
             return
@@ -107,11 +124,29 @@ final class Session: @unchecked Sendable {  // mutable state is touched only on 
                 refuse(ProtocolError(.rateLimited, "too many \"\(wire.inputs.inputs[event.index].name)\" taps; wait a moment"))
                 return
             }
+            trace.record(inputMarble(event))
             switch (running.feeds[event.index], event.payload) {
             case (.text(let subject), .text(let value)): subject.onNext(value)
             case (.tap(let subject), .tap): subject.onNext(())
             default: assertionFailure("the input table and the feeds disagree on \(event.index)")
             }
+            if let arrival {
+                loopMetrics?.recordLatency(nanoseconds: endpoint.clock() &- arrival)
+            }
+        }
+    }
+
+    /// The marble of an accepted input event: a secret input shows its length only.
+    private func inputMarble(_ event: InputTable.Event) -> Marble {
+        let lane = wire.inputs.inputs[event.index].name
+        let time = marbleClock()
+        switch event.payload {
+        case .tap:
+            return Marble(lane: lane, kind: .next, timeMicroseconds: time)
+        case .text(let value) where wire.secretInputs[event.index]:
+            return Marble(lane: lane, kind: .next, length: value.count, timeMicroseconds: time)
+        case .text(let value):
+            return Marble(lane: lane, kind: .next, label: value, timeMicroseconds: time)
         }
     }
 
@@ -124,7 +159,15 @@ final class Session: @unchecked Sendable {  // mutable state is touched only on 
         state = .closed
         // Replacing the bag disposes every subscription now, cancelling pending timers.
         running.disposeBag = DisposeBag()
-        metrics.sessionClosed()
+        endpoint.registry.remove(id: idBits)
+        // A viewer sees every lane complete, as the session's streams end here.
+        if trace.isObserved {
+            let time = marbleClock()
+            for lane in lanes { trace.record(Marble(lane: lane.name, kind: .completed, timeMicroseconds: time)) }
+        }
+        trace.finish()
+        metrics.sessionClosed(wire.name)
+        loopMetrics?.sessionClosed()
         logger.debug("session closed", metadata: ["session": "\(id)"])
     }
 
@@ -173,5 +216,6 @@ final class Session: @unchecked Sendable {  // mutable state is touched only on 
     private func send(_ message: String) {
         transport.send(text: message)
         metrics.messageSent()
+        loopMetrics?.messageSent()
     }
 }

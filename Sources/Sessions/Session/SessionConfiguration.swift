@@ -17,6 +17,9 @@ public struct SessionConfiguration: Sendable {
     /// Peers whose `X-Forwarded-For` header is believed (the load balancers in front):
     /// exact IP addresses.
     public var trustedProxies: Set<String> = []
+    /// The token that opens sessions of `.adminToken` view models (the dashboard); `nil`
+    /// leaves those endpoints out altogether.
+    public var adminToken: String?
 
     /// The production defaults.
     public init() {}

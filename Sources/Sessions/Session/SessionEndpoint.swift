@@ -8,6 +8,8 @@ final class SessionEndpoint {
     let wire: WireViewModel
     let configuration: SessionConfiguration
     let metrics: SessionMetrics
+    /// Where the endpoint's sessions are listed while they are open.
+    let registry: SessionRegistry
     let logger: Logger
     /// Monotonic nanoseconds, for rate limits.
     let clock: @Sendable () -> UInt64
@@ -15,14 +17,38 @@ final class SessionEndpoint {
     let ready: ReadyMessageTemplate
 
     init(
-        wire: WireViewModel, configuration: SessionConfiguration, metrics: SessionMetrics, logger: Logger,
+        wire: WireViewModel, configuration: SessionConfiguration, metrics: SessionMetrics,
+        registry: SessionRegistry = SessionRegistry(), logger: Logger,
         clock: @escaping @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds }
     ) {
         self.wire = wire
         self.configuration = configuration
         self.metrics = metrics
+        self.registry = registry
         self.logger = logger
         self.clock = clock
         ready = ReadyMessageTemplate(viewModel: wire.name, inputs: wire.inputs.inputs, outputs: wire.outputNames)
     }
+}
+
+extension SessionEndpoint {
+    /// Whether a client that upgraded with `query` may open a session here: always for
+    /// `.everyone`; for `.adminToken`, when the query's `token` is the admin token.
+    func admits(query: String?) -> Bool {
+        guard wire.access == .adminToken else { return true }
+        guard let expected = configuration.adminToken, let query else { return false }
+        for pair in query.split(separator: "&") where pair.hasPrefix("token=") {
+            return constantTimeEqual(Array(pair.utf8.dropFirst(6)), Array(expected.utf8))
+        }
+        return false
+    }
+}
+
+/// Compares without stopping at the first difference, so the time taken tells nothing
+/// about how much of a guessed token was right.
+private func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+    guard lhs.count == rhs.count else { return false }
+    var difference: UInt8 = 0
+    for index in lhs.indices { difference |= lhs[index] ^ rhs[index] }
+    return difference == 0
 }

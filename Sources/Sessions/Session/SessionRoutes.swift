@@ -2,7 +2,7 @@ import HTTPServer
 import Logging
 
 /// The one entry point `rxlive` calls: every view model of `WireCatalog` on
-/// `/ws/<name>`, and `GET /metrics`.
+/// `/ws/<name>` (those that need the admin token only when there is one), and `GET /metrics`.
 public enum SessionRoutes {
     /// Registers the session endpoints and `/metrics` on `server` (before `start()`).
     /// - Returns: the metrics the sessions count into.
@@ -11,10 +11,13 @@ public enum SessionRoutes {
         on server: HTTPServer, configuration: SessionConfiguration = SessionConfiguration(),
         logger: Logger = Logger(label: "rxlive.sessions")
     ) -> SessionMetrics {
-        let viewModels = WireCatalog.viewModels(configuration)
-        let metrics = SessionMetrics(viewModels: viewModels.map(\.name))
-        for wire in viewModels {
-            let endpoint = SessionEndpoint(wire: wire, configuration: configuration, metrics: metrics, logger: logger)
+        let monitor = SessionMonitor()
+        let metrics = monitor.metrics
+        for wire in WireCatalog.viewModels(configuration, monitor: monitor) {
+            if wire.access == .adminToken && configuration.adminToken == nil { continue }
+            metrics.declare(viewModel: wire.name)
+            let endpoint = SessionEndpoint(
+                wire: wire, configuration: configuration, metrics: metrics, registry: monitor.registry, logger: logger)
             server.addWebSocketRoute("/ws/\(wire.name)") { SessionWebSocketHandler(endpoint: endpoint) }
         }
         server.addRoute("/metrics") { _ in

@@ -13,6 +13,12 @@ final class SessionWebSocketHandler: WebSocketHandler {
     }
 
     func webSocketDidOpen(_ connection: WebSocketConnection) {
+        // Refused after the upgrade rather than before, so a browser sees why (the close
+        // reason); the handshake status of a refused upgrade is hidden from scripts.
+        guard endpoint.admits(query: connection.request.query) else {
+            connection.close(code: 1008, reason: "this endpoint needs the admin token")
+            return
+        }
         let address = ClientAddress.resolve(
             peer: connection.peerAddress ?? "", forwardedFor: connection.request.headers(named: "x-forwarded-for"),
             trustedProxies: endpoint.configuration.trustedProxies)
@@ -55,6 +61,8 @@ private final class WebSocketTransport: SessionTransport, @unchecked Sendable { 
     }
 
     var isOnOwnerThread: Bool { loop.inEventLoop }
+
+    var ownerLoop: ObjectIdentifier { ObjectIdentifier(loop) }
 
     func executeOnOwnerThread(_ work: @escaping @Sendable () -> Void) {
         loop.execute(work)

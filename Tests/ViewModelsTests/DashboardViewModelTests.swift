@@ -1,0 +1,55 @@
+import Rx
+import RxTest
+import ViewModels
+import XCTest
+
+final class DashboardViewModelTests: XCTestCase {
+    private func stats(_ uptime: Double) -> ServerStats {
+        ServerStats(uptimeSeconds: uptime, sessions: [], messagesInPerSecond: 0, messagesOutPerSecond: 0,
+                    latencyP50Microseconds: nil, latencyP99Microseconds: nil, rxResources: 0, loops: [], recentSessions: [])
+    }
+
+    private func marble(_ lane: String, _ time: UInt64) -> SessionWatchEvent {
+        .marble(Marble(lane: lane, kind: .next, label: lane, timeMicroseconds: time))
+    }
+
+    func testEachNewIdSwitchesTheWatchAndEmptyStopsIt() {
+        let start = Resources.total
+        do {
+            let scheduler = TestScheduler(initialClock: 0)
+            let statsSource = scheduler.createHotObservable([.next(205, stats(1)), .next(305, stats(2))])
+            let a = scheduler.createColdObservable([.next(0, marble("a", 1)), .next(30, marble("a", 2)), .next(100, marble("a", 3))])
+            let b = scheduler.createColdObservable([.next(5, marble("b", 1)), .completed(20)])
+            let ids = scheduler.createHotObservable([
+                .next(210, "a"), .next(220, " a "), .next(260, "b"), .next(290, ""), .next(300, "zz"),
+            ])
+            let viewModel = DashboardViewModel(stats: statsSource.asObservable()) { id in
+                switch id {
+                case "a": a.asObservable()
+                case "b": b.asObservable()
+                default: Observable.just(.notFound(session: id))
+                }
+            }
+            let output = viewModel.transform(input: .init(watchSession: ids.asObservable()))
+            let watch = scheduler.createObserver(SessionWatchEvent.self)
+            let statsSeen = scheduler.createObserver(ServerStats.self)
+            var subscriptions: [Disposable] = []
+            scheduler.scheduleAt(200) {
+                subscriptions = [output.watch.subscribe(watch), output.stats.subscribe(statsSeen)]
+            }
+            scheduler.start()
+            // A cold source's event at 0 comes at the subscription's own time (RxTest schedules
+            // cold events with `scheduleRelativeVirtual`, which does not adjust).
+            XCTAssertEqual(watch.events, [
+                .next(210, marble("a", 1)), .next(240, marble("a", 2)),  // " a " is "a" again: no resubscription
+                .next(265, marble("b", 1)),  // b replaced a; a's third marble (at 310) never comes
+                .next(290, .stopped), .next(300, .notFound(session: "zz")),
+            ])
+            XCTAssertEqual(a.subscriptions, [Subscription(210, 260)])
+            XCTAssertEqual(b.subscriptions, [Subscription(260, 280)])
+            XCTAssertEqual(statsSeen.events, [.next(205, stats(1)), .next(305, stats(2))])
+            subscriptions.forEach { $0.dispose() }
+        }
+        XCTAssertEqual(Resources.total, start)
+    }
+}
