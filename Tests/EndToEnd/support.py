@@ -4,6 +4,7 @@ import os
 import signal
 import socket
 import subprocess
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -99,4 +100,7 @@ class ServerProcess:
 def start_rxlive(port=None, extra_args=(), env=None) -> ServerProcess:
     port = port or free_port()
     args = ["--host", "127.0.0.1", "--port", str(port), "--public", str(REPO / "Public"), *extra_args]
+    if "--database" not in extra_args and "RXLIVE_DATABASE" not in (env or {}):
+        # Each server its own account store, never the repository's data/.
+        args += ["--database", f"sqlite:{tempfile.mkdtemp(prefix='rxlive-db-')}/rxlive.sqlite"]
     return ServerProcess("rxlive", args, port, env=env)

@@ -276,7 +276,7 @@ def test_large_sums_are_exact_and_fit_the_card_on_one_line(server, browser):
 
 def test_refusals_and_login_results_leave_when_they_no_longer_apply(browser):
     # 3 messages a second (bursts of 6): a burst of edits is refused, the page's resend is not.
-    with start_rxlive(extra_args=["--login-delay", str(LOGIN_DELAY), "--message-rate", "3"]) as server:
+    with start_rxlive(extra_args=["--login-service", "simulated", "--login-delay", str(LOGIN_DELAY), "--message-rate", "3"]) as server:
         open_page(browser, server)
         wait_until(browser, "the first sum", lambda: text_of(browser, "sum") == "0")
         set_fields(browser, [("number1", str(n)) for n in range(1, 9)])
@@ -337,7 +337,7 @@ def watch_newest(driver, view_model):
 
 
 def test_dashboard_charts_move_under_load_and_marbles_show_another_tabs_typing(browser):
-    args = ["--login-delay", str(LOGIN_DELAY), "--message-rate", "0", "--admin-token", ADMIN_TOKEN]
+    args = ["--login-service", "simulated", "--login-delay", str(LOGIN_DELAY), "--message-rate", "0", "--admin-token", ADMIN_TOKEN]
     with start_rxlive(extra_args=args) as server:
         browser.set_window_size(1280, 1800)
         browser.get(f"http://127.0.0.1:{server.port}/dashboard#token={ADMIN_TOKEN}")

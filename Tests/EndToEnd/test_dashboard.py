@@ -19,7 +19,7 @@ READY_DASHBOARD = ('{"ready":{"viewModel":"dashboard","session":"SESSION",'
 
 @pytest.fixture(scope="module")
 def server():
-    with support.start_rxlive(extra_args=["--login-delay", "0.2", "--admin-token", TOKEN]) as process:
+    with support.start_rxlive(extra_args=["--login-service", "simulated", "--login-delay", "0.2", "--admin-token", TOKEN]) as process:
         yield process
 
 
