@@ -33,6 +33,8 @@ public struct HTTPServerConfiguration: Sendable {
     public var maxUnsentBytes: Int
     /// Longest graceful shutdown before the remaining connections are dropped.
     public var shutdownTimeout: Duration
+    /// Whether a client's permessage-deflate offer (RFC 7692) is accepted.
+    public var perMessageDeflate = true
 
     /// A configuration; every parameter defaults to the production value.
     public init(host: String = "127.0.0.1", port: Int = 8080, publicDirectory: String? = "Public",

@@ -42,4 +42,11 @@ enum WebSocketUpgrade {
         guard let host = request.header("host")?.lowercased(), !host.isEmpty else { return false }
         return origin == "http://" + host || origin == "https://" + host
     }
+
+    /// The permessage-deflate settings for the request's `Sec-WebSocket-Extensions` offers:
+    /// the first offer this server can accept, nil when there is none or `enabled` is false.
+    static func perMessageDeflate(_ request: HTTPRequestHead, enabled: Bool) -> PerMessageDeflateParameters? {
+        guard enabled else { return nil }
+        return PerMessageDeflateOffer.negotiate(request.headers(named: "sec-websocket-extensions"))
+    }
 }

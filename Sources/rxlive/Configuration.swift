@@ -26,6 +26,8 @@ struct Configuration: Equatable, Sendable {
     /// Messages per second one session may send (bursts of twice that); 0 turns the
     /// limit off (benchmarks).
     var messageRate: Double = 100
+    /// Whether permessage-deflate (RFC 7692) is offered to clients that ask for it.
+    var deflate = true
 }
 
 /// A configuration value that cannot be used, reported in one line.
@@ -46,6 +48,7 @@ extension Configuration {
         case pongTimeout = "RXLIVE_PONG_TIMEOUT"
         case allowedOrigins = "RXLIVE_ALLOWED_ORIGINS"
         case messageRate = "RXLIVE_MESSAGE_RATE"
+        case deflate = "RXLIVE_DEFLATE"
     }
 
     /// The raw text of each setting as given on the command line (nil when absent).
@@ -60,6 +63,7 @@ extension Configuration {
         var pongTimeout: String?
         var allowedOrigins: [String] = []
         var messageRate: String?
+        var deflate: String?
     }
 
     /// Builds a configuration from flags over environment over defaults.
@@ -110,6 +114,13 @@ extension Configuration {
                     description: "\(given.source): '\(given.text)' is not a number of messages per second (0 to 1000000)")
             }
             messageRate = rate
+        }
+        if let given = value(flags.deflate, "deflate", .deflate) {
+            switch given.text.lowercased() {
+            case "on": deflate = true
+            case "off": deflate = false
+            default: throw ConfigurationError(description: "\(given.source): '\(given.text)' is not on or off")
+            }
         }
         if !flags.allowedOrigins.isEmpty {
             allowedOrigins = flags.allowedOrigins

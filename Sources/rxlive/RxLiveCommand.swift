@@ -59,12 +59,17 @@ struct RxLiveCommand: ParsableCommand {
                                valueName: "rate"))
     var messageRate: String?
 
+    @Option(help: ArgumentHelp("permessage-deflate compression for clients that offer it: on or off (default on; env RXLIVE_DEFLATE).",
+                               valueName: "on|off"))
+    var deflate: String?
+
     /// The configuration these flags and the process environment describe.
     func resolvedConfiguration(environment: [String: String]) throws -> Configuration {
         let flags = Configuration.Overrides(
             host: host, port: port, publicDirectory: publicDirectory, loginDelay: loginDelay,
             logLevel: logLevel, maxMessageSize: maxMessageSize, pingInterval: pingInterval,
-            pongTimeout: pongTimeout, allowedOrigins: allowedOrigins, messageRate: messageRate)
+            pongTimeout: pongTimeout, allowedOrigins: allowedOrigins, messageRate: messageRate,
+            deflate: deflate)
         var configuration = try Configuration(flags: flags, environment: environment)
         configuration.publicDirectory = try PublicDirectory.locate(given: configuration.publicDirectory)
         return configuration

@@ -68,6 +68,7 @@ extension Configuration {
         server.pingInterval = pingInterval
         server.pongTimeout = pongTimeout
         server.allowedOrigins = allowedOrigins.isEmpty ? nil : allowedOrigins
+        server.perMessageDeflate = deflate
         return server
     }
 }

@@ -20,6 +20,8 @@ struct BenchOptions {
     var waitForReady = true
     /// Upper bound on the whole run, whatever happens.
     var timeout = 120.0
+    /// Offer permessage-deflate in every handshake (the server's messages may come compressed).
+    var deflate = false
 
     static let usage = """
     usage: ws-bench <mode> --port P [options]
@@ -34,6 +36,7 @@ struct BenchOptions {
                    open, log in, wait for loginResult, close; sessions/s
       codec        --seconds 2 (no network: the codec's decode speed; --port not needed)
     common: --host 127.0.0.1 (loopback only) --timeout 120 (hard bound in seconds)
+            --deflate (offer permessage-deflate; compressed server messages are inflated)
     """
 
     /// Parses `arguments` (without the program name); throws a message for the user.
@@ -66,6 +69,7 @@ struct BenchOptions {
             case "--size": options.messageSize = try number(name, Int.self, min: 0)
             case "--timeout": options.timeout = try number(name, Double.self, min: 1)
             case "--no-ready": options.waitForReady = false
+            case "--deflate": options.deflate = true
             case "--help", "-h": throw BenchError.usage("")
             default: throw BenchError.usage("unknown option \(name)")
             }

@@ -1,3 +1,5 @@
+import WebSocket
+
 /// What every mode shares: the loop, the connections, the hard deadline and the
 /// orderly end (close every connection, then every timer, so `uv_run` returns).
 class BenchRun: BenchConnectionDelegate {
@@ -9,6 +11,8 @@ class BenchRun: BenchConnectionDelegate {
     /// Connections that ended with an error, and the first few messages.
     private(set) var failures = 0
     private var failureMessages: [String: Int] = [:]
+    /// With --deflate: the one inflater every connection of this single-threaded client shares.
+    private lazy var inflater = PerMessageInflater()
     /// Set by a mode when the run could not produce its figures.
     var runError: String?
 
@@ -34,7 +38,8 @@ class BenchRun: BenchConnectionDelegate {
 
     @discardableResult
     func openConnection(path: String) -> BenchConnection {
-        let connection = BenchConnection(id: nextID, loop: loop, port: options.port, path: path, delegate: self)
+        let connection = BenchConnection(id: nextID, loop: loop, port: options.port, path: path, delegate: self,
+                                         inflater: options.deflate ? inflater : nil)
         nextID += 1
         connections[connection.id] = connection
         connection.connect()
