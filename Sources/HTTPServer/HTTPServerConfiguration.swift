@@ -1,3 +1,5 @@
+import WebSocket
+
 /// Settings of an `HTTPServer`; the defaults are the production values.
 public struct HTTPServerConfiguration: Sendable {
     /// Address to listen on.
@@ -35,6 +37,9 @@ public struct HTTPServerConfiguration: Sendable {
     public var shutdownTimeout: Duration
     /// Whether a client's permessage-deflate offer (RFC 7692) is accepted.
     public var perMessageDeflate = true
+    /// With permessage-deflate, messages of at least this many bytes are sent compressed;
+    /// shorter ones go out as they are (the RFC allows both on one connection).
+    public var minimumCompressedSize = PerMessageDeflateParameters.defaultMinimumCompressedSize
 
     /// A configuration; every parameter defaults to the production value.
     public init(host: String = "127.0.0.1", port: Int = 8080, publicDirectory: String? = "Public",

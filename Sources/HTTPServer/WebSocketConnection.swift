@@ -93,8 +93,7 @@ public final class WebSocketConnection {
 
     private func sendFrame(_ opcode: WebSocketOpcode, _ payload: UnsafeRawBufferPointer) {
         guard state == .open else { return }
-        if let compression, payload.count >= PerMessageDeflateParameters.minimumCompressedSize {
-            // Sent as it is when compressing does not make it smaller.
+        if let compression, payload.count >= configuration.minimumCompressedSize {
             compression.streams.deflater(windowBits: compression.parameters.serverWindowBits).compress(payload) { compressed in
                 if let compressed {
                     writeFrame(opcode, compressed, compressed: true)

@@ -99,9 +99,9 @@ public struct PerMessageDeflateOffer: Hashable, Sendable {
 public struct PerMessageDeflateParameters: Hashable, Sendable {
     /// The smallest window zlib's raw deflate supports.
     public static let smallestServerWindowBits = 9
-    /// Messages shorter than this go out uncompressed: small JSON gains nothing from
-    /// compression and would only cost time.
-    public static let minimumCompressedSize = 128
+    /// By default messages shorter than this go out uncompressed: small JSON gains nothing
+    /// from compression and would only cost time.
+    public static let defaultMinimumCompressedSize = 128
 
     /// The window the server compresses with (15 unless the client asked for less).
     public var serverWindowBits: Int

@@ -30,8 +30,8 @@ public final class PerMessageDeflater {
     }
 
     /// Compresses `message` and hands `body` the payload to send with RSV1 set (the trailing
-    /// 00 00 FF FF removed), valid only during the call; nil when compressing would not make
-    /// the message smaller (or zlib failed), so the message should go out as it is.
+    /// 00 00 FF FF removed), valid only during the call; nil if zlib failed, so the message
+    /// should go out as it is.
     public func compress<R>(_ message: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer?) -> R) -> R {
         guard let stream = preparedStream() else { return body(nil) }
         defer { if capacity > Self.retainedCapacity { releaseOutput() } }
@@ -57,9 +57,8 @@ public final class PerMessageDeflater {
         stream.pointee.next_in = nil
         stream.pointee.next_out = nil
         guard !failed, produced >= 4 else { return body(nil) }
-        let payload = produced - 4   // the 00 00 FF FF of the sync flush
-        guard payload < message.count else { return body(nil) }
-        return body(UnsafeRawBufferPointer(start: output, count: payload))
+        // Without the 00 00 FF FF of the sync flush.
+        return body(UnsafeRawBufferPointer(start: output, count: produced - 4))
     }
 
     private func preparedStream() -> UnsafeMutablePointer<z_stream>? {

@@ -27,6 +27,9 @@ public final class PerMessageInflater {
 
     public init() {}
 
+    /// The bytes of output buffer held now (tests check it never passes the limit).
+    var outputCapacity: Int { capacity }
+
     deinit {
         if let stream {
             inflateEnd(stream)
