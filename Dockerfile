@@ -6,7 +6,7 @@ ARG DEBIAN_FRONTEND=noninteractive
 # Versions are pinned to bookworm's series so security updates still apply.
 RUN apt-get update \
     && apt-get install -y --no-install-recommends \
-        libuv1-dev=1.44.* libssl-dev=3.0.* pkg-config=1.8.* \
+        libuv1-dev=1.44.* libssl-dev=3.0.* pkg-config=1.8.* zlib1g-dev=1:1.2.* \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Package.swift ./

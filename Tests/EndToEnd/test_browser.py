@@ -213,3 +213,20 @@ def test_the_page_reconnects_after_a_server_restart_without_retyping(server, bro
     # While the server was down the browser logs each refused reconnect; nothing else may appear.
     refused = re.compile(rf"WebSocket connection to 'ws://127\.0\.0\.1:{port}/ws/(login|sum)' failed")
     assert_no_console_errors(browser, allowed=refused)
+
+
+def test_chromium_negotiates_permessage_deflate_and_reads_compressed_messages(server, browser):
+    # Chromium offers "permessage-deflate; client_max_window_bits" on every WebSocket; the
+    # page's own sockets use it too, so every other test here runs compressed.
+    open_page(browser, server)
+    browser.set_script_timeout(WAIT)
+    result = browser.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        const ws = new WebSocket(`ws://${location.host}/ws/sum`);
+        ws.onmessage = (event) => { done({extensions: ws.extensions, ready: JSON.parse(event.data)}); ws.close(); };
+        ws.onerror = () => done({error: true});
+    """)
+    assert result.get("extensions") == "permessage-deflate; client_no_context_takeover"
+    # The ready message is over the threshold, so it came compressed and Chromium inflated it.
+    assert result["ready"]["ready"]["viewModel"] == "sum"
+    assert_no_console_errors(browser)
