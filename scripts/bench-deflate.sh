@@ -43,15 +43,19 @@ measure() {
     echo "$line" | sed "s/^/deflate $1: /" >&2
     kill "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true
     SERVER_PID=""
-    echo "$line" | sed -n 's/.*: \([0-9.]*\) KiB per session.*/\1/p'
+    # "RSS <before> KiB before, <after> KiB after": the exact growth, not the rounded figure.
+    echo "$line" | sed -n 's/.*RSS \([0-9]*\) KiB before, \([0-9]*\) KiB after.*/\1 \2/p'
 }
 
 ON="$(measure on)"
 OFF="$(measure off)"
 python3 - "$ON" "$OFF" "$IDLE_SESSIONS" <<'PY'
 import sys
-on, off, sessions = float(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3])
-diff = 100 * (on - off) / off
-print(f"idle sessions: {sessions}; bytes per idle session: deflate on {on * 1024:.0f}, "
-      f"deflate off {off * 1024:.0f} ({diff:+.1f}%, target within ±5%)")
+sessions = int(sys.argv[3])
+def per_session(pair):
+    before, after = map(int, pair.split())
+    return (after - before) * 1024 / sessions
+on, off = per_session(sys.argv[1]), per_session(sys.argv[2])
+print(f"idle sessions: {sessions}; bytes per idle session: deflate on {on:.0f}, deflate off {off:.0f} "
+      f"({100 * (on - off) / off:+.1f}%, target within ±5%)")
 PY
