@@ -16,7 +16,9 @@ public final class PerMessageDeflater {
     private var capacity = 0
 
     /// A deflater with a `windowBits` window (clamped to 9–15) and zlib's compression `level`.
-    public init(windowBits: Int = 15, level: Int32 = Z_DEFAULT_COMPRESSION) {
+    /// The fastest level is the default: on JSON it costs a quarter of the CPU of zlib's
+    /// default level and compresses almost as well.
+    public init(windowBits: Int = 15, level: Int32 = Z_BEST_SPEED) {
         self.windowBits = min(15, max(PerMessageDeflateParameters.smallestServerWindowBits, windowBits))
         self.level = level
     }
