@@ -7,12 +7,13 @@ import json
 import os
 import socket
 import struct
+import subprocess
 import zlib
 
 import pytest
 from websockets.asyncio.client import connect
 
-from support import http_get, start_rxlive
+from support import REPO, binary, http_get, start_rxlive
 
 MAX_MESSAGE_SIZE = 65536
 
@@ -190,3 +191,19 @@ def test_deflate_off_declines_every_offer_and_rejects_rsv1():
     with start_rxlive(env={"RXLIVE_DEFLATE": "off"}) as process:
         with RawClient(process.port, extensions="permessage-deflate") as client:
             assert "sec-websocket-extensions" not in client.headers
+
+
+def run_rxlive(*args, **env):
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("RXLIVE_")}
+    environment.update(env)
+    return subprocess.run([str(binary("rxlive")), *args], capture_output=True, text=True, env=environment,
+                          cwd=REPO, timeout=20)
+
+
+def test_deflate_flag_in_help_and_bad_values_exit_2():
+    help_text = " ".join(run_rxlive("--help").stdout.split())
+    assert "--deflate" in help_text and "RXLIVE_DEFLATE" in help_text.replace(" ", "")
+    for args, env, name in [(["--deflate", "maybe"], {}, "--deflate"), ([], {"RXLIVE_DEFLATE": "yes"}, "RXLIVE_DEFLATE")]:
+        result = run_rxlive(*args, **env)
+        assert result.returncode == 2
+        assert len(result.stderr.splitlines()) == 1 and name in result.stderr and "on or off" in result.stderr
