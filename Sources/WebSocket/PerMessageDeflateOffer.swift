@@ -2,8 +2,11 @@
 public struct PerMessageDeflateOffer: Hashable, Sendable {
     /// The offer's `client_max_window_bits`: absent, present without a value, or a limit.
     public enum ClientWindowBits: Hashable, Sendable {
+        /// Not in the offer.
         case absent
+        /// Present without a value: the client can limit its window if told to.
         case noValue
+        /// The client will use at most this window.
         case bits(Int)
     }
 
@@ -21,6 +24,7 @@ public struct PerMessageDeflateOffer: Hashable, Sendable {
     /// What the client said about its own window.
     public var clientMaxWindowBits = ClientWindowBits.absent
 
+    /// An offer with the given parameters (an offer with none is the plain `permessage-deflate`).
     public init(serverNoContextTakeover: Bool = false, clientNoContextTakeover: Bool = false,
                 serverMaxWindowBits: Int? = nil, clientMaxWindowBits: ClientWindowBits = .absent) {
         self.serverNoContextTakeover = serverNoContextTakeover
@@ -110,6 +114,8 @@ public struct PerMessageDeflateParameters: Hashable, Sendable {
     /// Whether the response names `server_no_context_takeover` (only when the client asked).
     public var announcesServerNoContextTakeover: Bool
 
+    /// The settings for an accepted offer: the client's server window limit, if any, and
+    /// whether it asked for `server_no_context_takeover`.
     public init(serverMaxWindowBits: Int? = nil, announcesServerNoContextTakeover: Bool = false) {
         serverWindowBits = serverMaxWindowBits ?? 15
         announcesServerMaxWindowBits = serverMaxWindowBits != nil

@@ -6,6 +6,7 @@ public final class PerMessageDeflateStreams {
     private var sharedInflater: PerMessageInflater?
     private var deflaters: [Int: PerMessageDeflater] = [:]
 
+    /// An empty set: streams are made when first needed.
     public init() {}
 
     /// The loop's inflater.

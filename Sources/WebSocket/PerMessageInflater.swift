@@ -9,6 +9,7 @@ import CZlib
 public final class PerMessageInflater {
     /// What one message inflated to. The bytes are valid only during the callback.
     public enum Outcome {
+        /// The inflated message.
         case message(UnsafeRawBufferPointer)
         /// The message inflates to more than the limit.
         case tooBig
@@ -25,6 +26,7 @@ public final class PerMessageInflater {
     private var output: UnsafeMutableRawPointer?
     private var capacity = 0
 
+    /// An inflater; its zlib stream is made on first use.
     public init() {}
 
     /// The bytes of output buffer held now (tests check it never passes the limit).

@@ -3,9 +3,12 @@
 public struct WebSocketExtensionElement: Hashable, Sendable {
     /// One `name[=value]` parameter; a quoted value is given unquoted.
     public struct Parameter: Hashable, Sendable {
+        /// The parameter's name, lowercased.
         public var name: String
+        /// The value after `=`, nil for a bare name.
         public var value: String?
 
+        /// A parameter as parsed from a header (or as a test expects it).
         public init(name: String, value: String? = nil) {
             self.name = name
             self.value = value
@@ -14,8 +17,10 @@ public struct WebSocketExtensionElement: Hashable, Sendable {
 
     /// The extension token, lowercased (tokens compare case-insensitively).
     public var name: String
+    /// The parameters in the order sent.
     public var parameters: [Parameter]
 
+    /// An element as parsed from a header (or as a test expects it).
     public init(name: String, parameters: [Parameter] = []) {
         self.name = name
         self.parameters = parameters
