@@ -1,5 +1,6 @@
 # RxLive in a container: `build` compiles rxlive with the Swift runtime linked
-# statically; `runtime` is a slim Debian with only the two C libraries it loads.
+# statically; `runtime` is a slim Debian plus the two C libraries it loads that the base lacks
+# (zlib, for permessage-deflate, is already there: dpkg needs it).
 
 FROM swift:6.3.1-bookworm AS build
 ARG DEBIAN_FRONTEND=noninteractive
