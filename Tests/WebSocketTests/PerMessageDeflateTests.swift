@@ -163,4 +163,74 @@ final class PerMessageDeflateTests: XCTestCase {
             XCTAssertEqual(header[0], 0xC2)
         }
     }
+
+    // MARK: randomised (fixed seed)
+
+    func testRandomCompressedFragmentedTrafficGivesTheMessagesSent() {
+        var random = SeededGenerator(state: 11)
+        let inflater = PerMessageInflater()
+        let deflater = PerMessageDeflater()
+        for round in 0 ..< 100 {
+            var bytes: [UInt8] = []
+            var expected: [RecordedEvent] = []
+            for _ in 0 ..< 1 + random.below(5) {
+                let text = String((0 ..< random.below(3000)).map { _ in Array("ab €κ𝄞{}\"")[random.below(9)] })
+                let compressed = compress(Array(text.utf8), with: deflater)
+                // Compressed bytes cut anywhere into fragments: RSV1 on the first only.
+                let cuts = [0] + (0 ..< random.below(4)).map { _ in random.below(compressed.count + 1) }.sorted() + [compressed.count]
+                for index in 0 ..< cuts.count - 1 {
+                    let piece = Array(compressed[cuts[index] ..< cuts[index + 1]])
+                    let isLast = index == cuts.count - 2
+                    bytes += index == 0 ? compressedFrame(.text, piece, fin: isLast) : clientFrame(.continuation, piece, fin: isLast)
+                }
+                expected.append(.text(text))
+            }
+            var machine = deflateMachine(inflater: inflater)
+            var events: [RecordedEvent] = []
+            var start = 0
+            while start < bytes.count {
+                let end = min(bytes.count, start + 1 + random.below(700))
+                events += feed(&machine, Array(bytes[start ..< end]))
+                start = end
+            }
+            XCTAssertEqual(events, expected, "round \(round)")
+            if events != expected { return }
+        }
+    }
+
+    func testRandomCompressedGarbageNeverCrashesAndStaysWithinTheLimit() {
+        var random = SeededGenerator(state: 5)
+        let inflater = PerMessageInflater()
+        var outcomes = Set<String>()
+        for _ in 0 ..< 2000 {
+            var payload = (0 ..< random.below(200)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+            // Often a valid start (a fixed-Huffman block header) so inflating goes further.
+            if random.below(2) == 0, !payload.isEmpty { payload[0] = payload[0] & 0xF8 | 0x02 }
+            var machine = deflateMachine(maxMessageSize: 1024, inflater: inflater)
+            let events = feed(&machine, compressedFrame(random.below(2) == 0 ? .text : .binary, payload))
+            XCTAssertEqual(events.count, 1)
+            switch events.first {
+            case .text(let text): XCTAssertLessThanOrEqual(text.utf8.count, 1024); outcomes.insert("text")
+            case .binary(let bytes): XCTAssertLessThanOrEqual(bytes.count, 1024); outcomes.insert("binary")
+            case .fail(let code): XCTAssertTrue([1007, 1009].contains(code), "\(code)"); outcomes.insert("fail \(code)")
+            default: XCTFail("unexpected \(events)")
+            }
+            XCTAssertLessThanOrEqual(inflater.outputCapacity, 1024)
+        }
+        // The garbage reached every outcome, so the checks above all ran.
+        XCTAssertTrue(outcomes.isSuperset(of: ["binary", "fail 1007"]), "\(outcomes)")
+    }
+}
+
+/// A small reproducible generator (SplitMix64) for the randomised tests.
+private struct SeededGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(max(1, bound))) }
 }
