@@ -1,12 +1,13 @@
 # RxLive in a container: `build` compiles rxlive with the Swift runtime linked
-# statically; `runtime` is a slim Debian with only the two C libraries it loads.
+# statically; `runtime` is a slim Debian plus the two C libraries it loads that the base lacks
+# (zlib, for permessage-deflate, is already there: dpkg needs it).
 
 FROM swift:6.3.1-bookworm AS build
 ARG DEBIAN_FRONTEND=noninteractive
 # Versions are pinned to bookworm's series so security updates still apply.
 RUN apt-get update \
     && apt-get install -y --no-install-recommends \
-        libuv1-dev=1.44.* libssl-dev=3.0.* pkg-config=1.8.* \
+        libuv1-dev=1.44.* libssl-dev=3.0.* pkg-config=1.8.* zlib1g-dev=1:1.2.* \
         libsqlite3-dev=3.40.* libpq-dev=15.* libargon2-dev=0~20171227* \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src

@@ -28,3 +28,4 @@ bench:
 	scripts/bench-sessions.sh
 	scripts/bench-tls.sh
 	scripts/bench-logins.sh
+	scripts/bench-deflate.sh

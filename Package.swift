@@ -28,8 +28,9 @@ let package = Package(
         // Part 2: C shims, the libuv event loop, the WebSocket codec, the HTTP server.
         .systemLibrary(name: "CLibUV", pkgConfig: "libuv", providers: [.apt(["libuv1-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "EventLoop", dependencies: ["CLibUV", "Rx"]),
-        .target(name: "WebSocket", dependencies: ["COpenSSL"]),
+        .target(name: "WebSocket", dependencies: ["COpenSSL", "CZlib"]),
         .target(name: "HTTPServer", dependencies: [
             "EventLoop", "WebSocket", "TLS", .product(name: "Logging", package: "swift-log"),
         ]),

@@ -124,9 +124,10 @@ final class HTTPConnection {
         phase = .upgraded
         timer?.close()
         timer = nil
-        tcp.write(WebSocketHandshake.switchingProtocolsResponse(forKey: key))
+        let deflate = WebSocketUpgrade.perMessageDeflate(request, enabled: server.configuration.perMessageDeflate)
+        tcp.write(WebSocketHandshake.switchingProtocolsResponse(forKey: key, extensions: deflate?.responseHeaderValue))
         let leftover = decoder.takeRemainingBytes()
-        server.upgraded(self, request: request, handler: handler, leftover: leftover)
+        server.upgraded(self, request: request, handler: handler, leftover: leftover, deflate: deflate)
     }
 
     /// Writes `response` with framing headers; without keep-alive the connection finishes after it.

@@ -1,5 +1,6 @@
 import EventLoop
 import Logging
+import WebSocket
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -32,6 +33,8 @@ public final class HTTPServer {
     private var shutdownTimer: TimerHandle?
     private var started = false
     private var cachedDate: (second: Int, text: String) = (0, "")
+    /// The zlib streams this server's connections share (one server per loop, so one set per loop thread).
+    private var deflateStreams: PerMessageDeflateStreams?
 
     /// True from `shutdown` on: `/healthz` answers 503 and keep-alive ends.
     public private(set) var isDraining = false
@@ -144,10 +147,17 @@ public final class HTTPServer {
         finishShutdownIfDone()
     }
 
-    func upgraded(_ connection: HTTPConnection, request: HTTPRequestHead, handler: any WebSocketHandler, leftover: [UInt8]) {
+    func upgraded(_ connection: HTTPConnection, request: HTTPRequestHead, handler: any WebSocketHandler, leftover: [UInt8],
+                  deflate: PerMessageDeflateParameters? = nil) {
         connections[ObjectIdentifier(connection)] = nil
+        var compression: (PerMessageDeflateParameters, PerMessageDeflateStreams)?
+        if let deflate {
+            let streams = deflateStreams ?? PerMessageDeflateStreams()
+            deflateStreams = streams
+            compression = (deflate, streams)
+        }
         let webSocket = WebSocketConnection(tcp: connection.tcp, request: request, handler: handler,
-                                            configuration: configuration) { [unowned self] closed in
+                                            configuration: configuration, compression: compression) { [unowned self] closed in
             webSockets[closed.id] = nil
             finishShutdownIfDone()
         }

@@ -1,4 +1,5 @@
 import TLS
+import WebSocket
 
 /// Settings of an `HTTPServer`; the defaults are the production values.
 public struct HTTPServerConfiguration: Sendable {
@@ -40,6 +41,11 @@ public struct HTTPServerConfiguration: Sendable {
     public var serverNames: [String]? = nil
     /// The certificate and key to serve HTTPS and WSS with; nil serves plain HTTP.
     public var tls: ReloadableTLSContext? = nil
+    /// Whether a client's permessage-deflate offer (RFC 7692) is accepted.
+    public var perMessageDeflate = true
+    /// With permessage-deflate, messages of at least this many bytes are sent compressed;
+    /// shorter ones go out as they are (the RFC allows both on one connection).
+    public var minimumCompressedSize = PerMessageDeflateParameters.defaultMinimumCompressedSize
 
     /// A configuration; every parameter defaults to the production value.
     public init(host: String = "127.0.0.1", port: Int = 8080, publicDirectory: String? = "Public",

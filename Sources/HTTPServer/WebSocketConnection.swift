@@ -33,6 +33,9 @@ public final class WebSocketConnection {
     private var awaitingPong = false
     private var didNotifyOpen = false
     private var onClosed: ((WebSocketConnection) -> Void)?
+    /// Set when permessage-deflate was negotiated: its settings and the loop's shared zlib
+    /// streams (the connection owns no stream, so an idle one costs no zlib memory).
+    private let compression: (parameters: PerMessageDeflateParameters, streams: PerMessageDeflateStreams)?
 
     /// The loop this connection lives on; every call must come from its thread.
     public var eventLoop: EventLoop { tcp.loop }
@@ -44,16 +47,19 @@ public final class WebSocketConnection {
     public var isOpen: Bool { state == .open }
 
     init(tcp: TCPConnection, request: HTTPRequestHead, handler: any WebSocketHandler,
-         configuration: HTTPServerConfiguration, onClosed: @escaping (WebSocketConnection) -> Void) {
+         configuration: HTTPServerConfiguration,
+         compression: (parameters: PerMessageDeflateParameters, streams: PerMessageDeflateStreams)? = nil,
+         onClosed: @escaping (WebSocketConnection) -> Void) {
         id = Self.nextID.add(1, ordering: .relaxed).oldValue
         self.tcp = tcp
         self.request = request
         self.handler = handler
         self.configuration = configuration
         self.onClosed = onClosed
+        self.compression = compression
         machine = WebSocketProtocolMachine(configuration: .init(
             maxMessageSize: configuration.maxMessageSize, acceptsBinary: configuration.acceptsBinaryMessages,
-            requiresMasking: true))
+            requiresMasking: true), inflater: compression?.streams.inflater)
     }
 
     /// Takes over the TCP connection after the 101 response; `leftover` are bytes that came
@@ -90,13 +96,24 @@ public final class WebSocketConnection {
 
     private func sendFrame(_ opcode: WebSocketOpcode, _ payload: UnsafeRawBufferPointer) {
         guard state == .open else { return }
-        writeFrame(opcode, payload)
+        if let compression, payload.count >= configuration.minimumCompressedSize {
+            compression.streams.deflater(windowBits: compression.parameters.serverWindowBits).compress(payload) { compressed in
+                if let compressed {
+                    writeFrame(opcode, compressed, compressed: true)
+                } else {
+                    writeFrame(opcode, payload)
+                }
+            }
+        } else {
+            writeFrame(opcode, payload)
+        }
         tcp.flush()
     }
 
-    private func writeFrame(_ opcode: WebSocketOpcode, _ payload: UnsafeRawBufferPointer) {
+    private func writeFrame(_ opcode: WebSocketOpcode, _ payload: UnsafeRawBufferPointer, compressed: Bool = false) {
         withUnsafeTemporaryAllocation(byteCount: WebSocketFrameHeader.maxSize, alignment: 1) { header in
-            if let size = WebSocketFrameEncoder.writeHeader(opcode: opcode, fin: true, payloadLength: payload.count, into: header) {
+            if let size = WebSocketFrameEncoder.writeHeader(opcode: opcode, fin: true, compressed: compressed,
+                                                            payloadLength: payload.count, into: header) {
                 tcp.write(UnsafeRawBufferPointer(rebasing: header[0..<size]))
             }
         }

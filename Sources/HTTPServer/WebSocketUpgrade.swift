@@ -37,4 +37,11 @@ enum WebSocketUpgrade {
         guard origins.count == 1 else { return false }
         return hostPolicy.allows(origin: origins[0], host: request.header("host") ?? "")
     }
+
+    /// The permessage-deflate settings for the request's `Sec-WebSocket-Extensions` offers:
+    /// the first offer this server can accept, nil when there is none or `enabled` is false.
+    static func perMessageDeflate(_ request: HTTPRequestHead, enabled: Bool) -> PerMessageDeflateParameters? {
+        guard enabled else { return nil }
+        return PerMessageDeflateOffer.negotiate(request.headers(named: "sec-websocket-extensions"))
+    }
 }

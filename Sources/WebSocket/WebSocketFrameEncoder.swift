@@ -15,18 +15,21 @@ public enum WebSocketFrameEncoder {
     /// Writes only a frame header (unmasked, as a server sends it) for a payload of
     /// `payloadLength` bytes, so the payload can go out as a separate write buffer.
     /// Returns the header size (2, 4 or 10), or nil when `buffer` is too small.
-    public static func writeHeader(opcode: WebSocketOpcode, fin: Bool = true, payloadLength: Int,
-                                   into buffer: UnsafeMutableRawBufferPointer) -> Int? {
-        WebSocketFrameHeader(fin: fin, opcode: opcode, payloadLength: UInt64(max(0, payloadLength))).write(into: buffer)
+    /// `compressed` sets RSV1: the first frame of a permessage-deflate message.
+    public static func writeHeader(opcode: WebSocketOpcode, fin: Bool = true, compressed: Bool = false,
+                                   payloadLength: Int, into buffer: UnsafeMutableRawBufferPointer) -> Int? {
+        WebSocketFrameHeader(fin: fin, reservedBits: compressed ? 0x4 : 0, opcode: opcode,
+                             payloadLength: UInt64(max(0, payloadLength))).write(into: buffer)
     }
 
-    /// Writes one frame (header, then `payload`, masked when a key is given).
-    public static func writeFrame(opcode: WebSocketOpcode, fin: Bool = true,
+    /// Writes one frame (header, then `payload`, masked when a key is given); `compressed`
+    /// sets RSV1.
+    public static func writeFrame(opcode: WebSocketOpcode, fin: Bool = true, compressed: Bool = false,
                                   payload: UnsafeRawBufferPointer,
                                   maskingKey: WebSocketMaskingKey? = nil,
                                   into buffer: UnsafeMutableRawBufferPointer) -> Int? {
-        let header = WebSocketFrameHeader(fin: fin, opcode: opcode, maskingKey: maskingKey,
-                                          payloadLength: UInt64(payload.count))
+        let header = WebSocketFrameHeader(fin: fin, reservedBits: compressed ? 0x4 : 0, opcode: opcode,
+                                          maskingKey: maskingKey, payloadLength: UInt64(payload.count))
         guard buffer.count >= header.encodedSize + payload.count,
               let headerSize = header.write(into: buffer) else { return nil }
         let body = UnsafeMutableRawBufferPointer(rebasing: buffer[headerSize ..< headerSize + payload.count])
@@ -35,8 +38,8 @@ public enum WebSocketFrameEncoder {
         return headerSize + payload.count
     }
 
-    /// Appends one frame to `buffer`.
-    public static func appendFrame(opcode: WebSocketOpcode, fin: Bool = true,
+    /// Appends one frame to `buffer`; `compressed` sets RSV1.
+    public static func appendFrame(opcode: WebSocketOpcode, fin: Bool = true, compressed: Bool = false,
                                    payload: UnsafeRawBufferPointer,
                                    maskingKey: WebSocketMaskingKey? = nil,
                                    to buffer: inout [UInt8]) {
@@ -47,7 +50,8 @@ public enum WebSocketFrameEncoder {
         buffer.append(contentsOf: repeatElement(0, count: total))
         buffer.withUnsafeMutableBytes { all in
             let target = UnsafeMutableRawBufferPointer(rebasing: all[start ..< start + total])
-            _ = writeFrame(opcode: opcode, fin: fin, payload: payload, maskingKey: maskingKey, into: target)
+            _ = writeFrame(opcode: opcode, fin: fin, compressed: compressed, payload: payload,
+                           maskingKey: maskingKey, into: target)
         }
     }
 

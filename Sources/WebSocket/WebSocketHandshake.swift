@@ -56,11 +56,13 @@ public enum WebSocketHandshake {
     }
 
     /// The status line and headers of the `101 Switching Protocols` answer,
-    /// ending with the blank line.
-    public static func switchingProtocolsResponse(forKey key: some StringProtocol) -> String {
+    /// ending with the blank line; `extensions` is the `Sec-WebSocket-Extensions` value
+    /// of the extensions accepted, if any.
+    public static func switchingProtocolsResponse(forKey key: some StringProtocol, extensions: String? = nil) -> String {
         "HTTP/1.1 101 Switching Protocols\r\n"
             + "Upgrade: websocket\r\n"
             + "Connection: Upgrade\r\n"
+            + (extensions.map { "Sec-WebSocket-Extensions: \($0)\r\n" } ?? "")
             + "Sec-WebSocket-Accept: \(acceptValue(forKey: key))\r\n\r\n"
     }
 

@@ -9,6 +9,10 @@
 ///
 /// After `.peerClosed` or `.fail` the machine is finished (`isFinished`) and
 /// ignores further bytes.
+///
+/// With an `inflater` (permessage-deflate negotiated), RSV1 on the first frame of a data
+/// message marks it compressed: the frames are joined as they are and the whole message is
+/// inflated at its last frame, within `maxMessageSize`.
 public struct WebSocketProtocolMachine {
     /// Limits and policy.
     public struct Configuration: Sendable {
@@ -42,7 +46,7 @@ public struct WebSocketProtocolMachine {
         /// then close TCP.
         case peerClosed(code: WebSocketCloseCode?, reason: UnsafeRawBufferPointer)
         /// The peer broke the protocol: send a close frame with this code and
-        /// close TCP (1002, 1003, 1007 or 1009).
+        /// close TCP (1002, 1003, 1007 or 1009; 1007 too for compressed data that does not inflate).
         case fail(WebSocketCloseCode)
     }
 
@@ -62,6 +66,9 @@ public struct WebSocketProtocolMachine {
     }
 
     public let configuration: Configuration
+    /// Set when permessage-deflate was negotiated: compressed messages are inflated with it.
+    /// Shared with other connections of the loop; it keeps nothing between messages.
+    public var inflater: PerMessageInflater?
     private var phase: Phase = .header
     private var headerStorage: (UInt64, UInt64) = (0, 0)   // up to 14 header bytes
     private var headerCount = 0
@@ -69,6 +76,8 @@ public struct WebSocketProtocolMachine {
     private var frame = Frame()
     /// The data message being assembled (text or binary), nil between messages.
     private var messageOpcode: WebSocketOpcode?
+    /// Whether the message being assembled had RSV1 set (it is compressed).
+    private var messageCompressed = false
     private var message: [UInt8] = []
     private var utf8 = UTF8Validator()
     // Sixteen words: room for the 125-byte control payload.
@@ -79,8 +88,10 @@ public struct WebSocketProtocolMachine {
     /// Message buffers bigger than this are released after their message.
     private static let retainedMessageCapacity = 4096
 
-    public init(configuration: Configuration = Configuration()) {
+    /// A machine; pass the loop's `inflater` when permessage-deflate was negotiated.
+    public init(configuration: Configuration = Configuration(), inflater: PerMessageInflater? = nil) {
         self.configuration = configuration
+        self.inflater = inflater
     }
 
     /// Shorthand for a server machine with the given message limit.
@@ -144,8 +155,13 @@ public struct WebSocketProtocolMachine {
     /// The rules that two header bytes already decide. Returns the close code on violation.
     private func checkFirstTwoBytes() -> WebSocketCloseCode? {
         let (first, second) = withUnsafeBytes(of: headerStorage) { ($0[0], $0[1]) }
-        guard first & 0x70 == 0 else { return .protocolError }             // no extension negotiated
         guard let opcode = WebSocketOpcode(rawValue: first & 0x0F) else { return .protocolError }
+        // RSV2 and RSV3 are never negotiated; RSV1 only with permessage-deflate, and only on
+        // the first frame of a data message (RFC 7692 section 6.1).
+        let reserved = first & 0x70
+        if reserved != 0 {
+            guard reserved == 0x40, inflater != nil, opcode == .text || opcode == .binary else { return .protocolError }
+        }
         let fin = first & 0x80 != 0
         let masked = second & 0x80 != 0
         let length7 = Int(second & 0x7F)
@@ -185,6 +201,7 @@ public struct WebSocketProtocolMachine {
             }
             if opcode != .continuation {
                 messageOpcode = opcode
+                messageCompressed = header.reservedBits & 0x4 != 0
                 utf8.reset()
             }
             // Grow geometrically: many tiny fragments must not cost a copy each.
@@ -217,7 +234,8 @@ public struct WebSocketProtocolMachine {
         message.append(contentsOf: chunk.assumingMemoryBound(to: UInt8.self))   // a memcpy
         let key = frame.key
         let offset = frame.offset
-        let isText = messageOpcode == .text
+        // A compressed message is validated once inflated.
+        let isText = messageOpcode == .text && !messageCompressed
         frame.offset += UInt64(chunk.count)
         return message.withUnsafeMutableBytes { all in
             let fresh = UnsafeMutableRawBufferPointer(rebasing: all[start...])
@@ -237,15 +255,47 @@ public struct WebSocketProtocolMachine {
             endCloseFrame(onEvent)
         case .text, .binary, .continuation:
             guard frame.fin, let opcode = messageOpcode else { return }
-            if opcode == .text && !utf8.isComplete {
-                finish(onEvent, .fail(.invalidPayload))   // a sequence cut off at the end
-                return
-            }
-            message.withUnsafeBytes { bytes in
-                onEvent(opcode == .text ? .text(bytes) : .binary(bytes))
+            if messageCompressed {
+                if let failure = deliverCompressed(opcode, onEvent) {
+                    finish(onEvent, .fail(failure))
+                    return
+                }
+            } else {
+                if opcode == .text && !utf8.isComplete {
+                    finish(onEvent, .fail(.invalidPayload))   // a sequence cut off at the end
+                    return
+                }
+                message.withUnsafeBytes { bytes in
+                    onEvent(opcode == .text ? .text(bytes) : .binary(bytes))
+                }
             }
             messageOpcode = nil
+            messageCompressed = false
             message.removeAll(keepingCapacity: message.capacity <= Self.retainedMessageCapacity)
+        }
+    }
+
+    /// Inflates the joined payload of a compressed message and reports it; returns the
+    /// close code instead when it is too big or not valid (DEFLATE data, or UTF-8 for text).
+    private func deliverCompressed(_ opcode: WebSocketOpcode, _ onEvent: (Event) -> Void) -> WebSocketCloseCode? {
+        guard let inflater else { return .protocolError }
+        return message.withUnsafeBytes { compressed in
+            inflater.inflate(compressed, limit: configuration.maxMessageSize) { outcome -> WebSocketCloseCode? in
+                switch outcome {
+                case .tooBig:
+                    return .messageTooBig
+                case .corrupt:
+                    return .invalidPayload
+                case .message(let bytes):
+                    if opcode == .text {
+                        guard UTF8Validator.isValid(bytes) else { return .invalidPayload }
+                        onEvent(.text(bytes))
+                    } else {
+                        onEvent(.binary(bytes))
+                    }
+                    return nil
+                }
+            }
         }
     }
 
@@ -295,6 +345,7 @@ public struct WebSocketProtocolMachine {
 
     private mutating func releaseMessage() {
         messageOpcode = nil
+        messageCompressed = false
         message = []
     }
 }

@@ -45,6 +45,8 @@ struct Configuration: Equatable, Sendable {
     var dashboard: DashboardMode = .auto
     /// The token a dashboard viewer must present; nil: a random one is made at start.
     var adminToken: String?
+    /// Whether permessage-deflate (RFC 7692) is offered to clients that ask for it.
+    var deflate = true
 }
 
 /// What answers the login form.
@@ -119,6 +121,7 @@ extension Configuration {
         case trustedProxies = "RXLIVE_TRUSTED_PROXIES"
         case dashboard = "RXLIVE_DASHBOARD"
         case adminToken = "RXLIVE_ADMIN_TOKEN"
+        case deflate = "RXLIVE_DEFLATE"
     }
 
     /// The raw text of each setting as given on the command line (nil when absent).
@@ -142,6 +145,7 @@ extension Configuration {
         var trustedProxies: [String] = []
         var dashboard: String?
         var adminToken: String?
+        var deflate: String?
     }
 
     /// Builds a configuration from flags over environment over defaults.
@@ -230,6 +234,13 @@ extension Configuration {
                     description: "\(source): an admin token needs at least 16 characters, each a letter, a digit, '-', '_', '.' or '~'")
             }
             adminToken = text
+        }
+        if let given = value(flags.deflate, "deflate", .deflate) {
+            switch given.text.lowercased() {
+            case "on": deflate = true
+            case "off": deflate = false
+            default: throw ConfigurationError(description: "\(given.source): '\(given.text)' is not on or off")
+            }
         }
         if !flags.allowedOrigins.isEmpty {
             allowedOrigins = flags.allowedOrigins

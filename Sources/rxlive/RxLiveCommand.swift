@@ -100,6 +100,10 @@ struct RxLiveCommand: ParsableCommand {
                                valueName: "token"))
     var adminToken: String?
 
+    @Option(help: ArgumentHelp("permessage-deflate compression for clients that offer it: on or off (default on; env RXLIVE_DEFLATE).",
+                               valueName: "on|off"))
+    var deflate: String?
+
     /// The configuration these flags and the process environment describe.
     func resolvedConfiguration(environment: [String: String]) throws -> Configuration {
         let flags = Configuration.Overrides(
@@ -108,7 +112,7 @@ struct RxLiveCommand: ParsableCommand {
             pongTimeout: pongTimeout, allowedOrigins: allowedOrigins, messageRate: messageRate,
             tlsCertificate: tlsCertificate, tlsKey: tlsKey, serverNames: serverNames,
             loginService: loginService, database: database, loginWorkers: loginWorkers, trustedProxies: trustedProxies,
-            dashboard: dashboard, adminToken: adminToken)
+            dashboard: dashboard, adminToken: adminToken, deflate: deflate)
         var configuration = try Configuration(flags: flags, environment: environment)
         configuration.publicDirectory = try PublicDirectory.locate(given: configuration.publicDirectory)
         return configuration

@@ -108,6 +108,7 @@ extension Configuration {
         server.pongTimeout = pongTimeout
         server.allowedOrigins = allowedOrigins.isEmpty ? nil : allowedOrigins
         server.serverNames = serverNames.isEmpty ? nil : serverNames
+        server.perMessageDeflate = deflate
         return server
     }
 }

@@ -34,15 +34,19 @@ final class BenchConnection {
     private var closeError: String?
     private var random: FastRandom
     private let tls: TLSSession?
+    /// Set with --deflate: offered in the handshake, used when the server accepts.
+    private let inflater: PerMessageInflater?
 
     /// Free for the mode: a send timestamp, a counter, a phase.
     var sentAt: UInt64 = 0
     var counter = 0
     var phase = 0
 
-    init(id: Int, loop: BenchLoop, port: Int32, path: String, tls: TLSSession?, delegate: BenchConnectionDelegate) {
+    init(id: Int, loop: BenchLoop, port: Int32, path: String, tls: TLSSession?, delegate: BenchConnectionDelegate,
+         inflater: PerMessageInflater? = nil) {
         self.id = id
         self.tls = tls
+        self.inflater = inflater
         self.loop = loop
         self.port = port
         self.path = path
@@ -79,7 +83,10 @@ final class BenchConnection {
             sendTLSOutput()
         }
         let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\n"
-            + "Connection: Upgrade\r\nSec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            + "Connection: Upgrade\r\nSec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n"
+            // The server resets its context per message then, so one shared inflater reads every connection.
+            + (inflater == nil ? "" : "Sec-WebSocket-Extensions: permessage-deflate; server_no_context_takeover\r\n")
+            + "\r\n"
         var bytes = Array(request.utf8)
         bytes.withUnsafeMutableBytes { write(UnsafeRawBufferPointer($0)) }
         let status = tcp.withMemoryRebound(to: uv_stream_t.self, capacity: 1) {
@@ -125,6 +132,9 @@ final class BenchConnection {
         let expected = "sec-websocket-accept: " + WebSocketHandshake.acceptValue(forKey: key).lowercased()
         guard head.lowercased().split(separator: "\r\n").contains(where: { $0.trimmingSuffixSpaces == expected }) else {
             return abort(error: "handshake: wrong or missing Sec-WebSocket-Accept")
+        }
+        if let inflater, head.lowercased().contains("sec-websocket-extensions: permessage-deflate") {
+            machine.inflater = inflater
         }
         state = .open
         delegate?.connectionDidOpen(self)

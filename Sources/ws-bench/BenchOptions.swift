@@ -26,6 +26,8 @@ struct BenchOptions {
     var timeout = 120.0
     /// Speak wss:// (TLS), trusting the CA certificates in this PEM file.
     var tlsAuthority: String?
+    /// Offer permessage-deflate in every handshake (the server's messages may come compressed).
+    var deflate = false
 
     static let usage = """
     usage: ws-bench <mode> --port P [options]
@@ -42,6 +44,7 @@ struct BenchOptions {
       codec        --seconds 2 (no network: the codec's decode speed; --port not needed)
     common: --host 127.0.0.1 (loopback only) --timeout 120 (hard bound in seconds)
             --tls-ca PEM (connect with TLS, trusting that CA)
+            --deflate (offer permessage-deflate; compressed server messages are inflated)
     """
 
     /// Parses `arguments` (without the program name); throws a message for the user.
@@ -77,6 +80,7 @@ struct BenchOptions {
             case "--hold": options.holdSeconds = try number(name, Double.self, min: 1)
             case "--tls-ca": options.tlsAuthority = try value(name)
             case "--accounts": options.accounts = try number(name, Int.self, min: 0)
+            case "--deflate": options.deflate = true
             case "--help", "-h": throw BenchError.usage("")
             default: throw BenchError.usage("unknown option \(name)")
             }

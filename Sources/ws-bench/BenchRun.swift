@@ -1,4 +1,5 @@
 import TLS
+import WebSocket
 
 /// What every mode shares: the loop, the connections, the hard deadline and the
 /// orderly end (close every connection, then every timer, so `uv_run` returns).
@@ -11,6 +12,8 @@ class BenchRun: BenchConnectionDelegate {
     /// Connections that ended with an error, and the first few messages.
     private(set) var failures = 0
     private var failureMessages: [String: Int] = [:]
+    /// With --deflate: the one inflater every connection of this single-threaded client shares.
+    private lazy var inflater = PerMessageInflater()
     /// Set by a mode when the run could not produce its figures.
     var runError: String?
     /// With `--tls-ca`: the context every connection's TLS session comes from.
@@ -44,7 +47,8 @@ class BenchRun: BenchConnectionDelegate {
     @discardableResult
     func openConnection(path: String) -> BenchConnection {
         let session = tls.flatMap { try? $0.makeSession() }
-        let connection = BenchConnection(id: nextID, loop: loop, port: options.port, path: path, tls: session, delegate: self)
+        let connection = BenchConnection(id: nextID, loop: loop, port: options.port, path: path, tls: session, delegate: self,
+                                         inflater: options.deflate ? inflater : nil)
         nextID += 1
         connections[connection.id] = connection
         connection.connect()

@@ -411,3 +411,18 @@ def test_dashboard_charts_move_under_load_and_marbles_show_another_tabs_typing(b
         assert "hunter" not in browser.find_element(By.ID, "marbles").get_attribute("outerHTML")
         assert browser.save_screenshot(str(ARTIFACTS / "dashboard-marbles-login.png"))
         assert_no_console_errors(browser)
+def test_chromium_negotiates_permessage_deflate_and_reads_compressed_messages(server, browser):
+    # Chromium offers "permessage-deflate; client_max_window_bits" on every WebSocket; the
+    # page's own sockets use it too, so every other test here runs compressed.
+    open_page(browser, server)
+    browser.set_script_timeout(WAIT)
+    result = browser.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        const ws = new WebSocket(`ws://${location.host}/ws/sum`);
+        ws.onmessage = (event) => { done({extensions: ws.extensions, ready: JSON.parse(event.data)}); ws.close(); };
+        ws.onerror = () => done({error: true});
+    """)
+    assert result.get("extensions") == "permessage-deflate; client_no_context_takeover"
+    # The ready message is over the threshold, so it came compressed and Chromium inflated it.
+    assert result["ready"]["ready"]["viewModel"] == "sum"
+    assert_no_console_errors(browser)
