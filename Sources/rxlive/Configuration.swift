@@ -1,3 +1,4 @@
+import EventLoop
 import Foundation
 import Logging
 
@@ -26,6 +27,13 @@ struct Configuration: Equatable, Sendable {
     /// Messages per second one session may send (bursts of twice that); 0 turns the
     /// limit off (benchmarks).
     var messageRate: Double = 100
+    /// Event loops, one thread each; a session lives its whole life on one of them.
+    var loops = EventLoopGroup.processorCount
+    /// Longest drain after the grace: then the connections still open are dropped.
+    var shutdownTimeout: Duration = .seconds(5)
+    /// How long `/healthz` answers 503 after SIGTERM while everything is still served, so an
+    /// orchestrator stops routing here before the sessions close. 0: drain at once.
+    var drainGrace: Duration = .zero
 }
 
 /// A configuration value that cannot be used, reported in one line.
@@ -46,6 +54,9 @@ extension Configuration {
         case pongTimeout = "RXLIVE_PONG_TIMEOUT"
         case allowedOrigins = "RXLIVE_ALLOWED_ORIGINS"
         case messageRate = "RXLIVE_MESSAGE_RATE"
+        case loops = "RXLIVE_LOOPS"
+        case shutdownTimeout = "RXLIVE_SHUTDOWN_TIMEOUT"
+        case drainGrace = "RXLIVE_DRAIN_GRACE"
     }
 
     /// The raw text of each setting as given on the command line (nil when absent).
@@ -60,6 +71,9 @@ extension Configuration {
         var pongTimeout: String?
         var allowedOrigins: [String] = []
         var messageRate: String?
+        var loops: String?
+        var shutdownTimeout: String?
+        var drainGrace: String?
     }
 
     /// Builds a configuration from flags over environment over defaults.
@@ -110,6 +124,15 @@ extension Configuration {
                     description: "\(given.source): '\(given.text)' is not a number of messages per second (0 to 1000000)")
             }
             messageRate = rate
+        }
+        if let given = value(flags.loops, "loops", .loops) {
+            loops = try Self.integer(given, in: 1...256)
+        }
+        if let given = value(flags.shutdownTimeout, "shutdown-timeout", .shutdownTimeout) {
+            shutdownTimeout = try Self.seconds(given, allowZero: false)
+        }
+        if let given = value(flags.drainGrace, "drain-grace", .drainGrace) {
+            drainGrace = try Self.seconds(given, allowZero: true)
         }
         if !flags.allowedOrigins.isEmpty {
             allowedOrigins = flags.allowedOrigins

@@ -10,47 +10,99 @@ struct ServeError: Error, CustomStringConvertible {
     let description: String
 }
 
-/// Serves `configuration` on an event loop on the calling thread until SIGTERM
-/// or SIGINT, then drains the sessions and returns.
+/// Serves `configuration` on `configuration.loops` event loops (the first on the calling
+/// thread) until SIGTERM or SIGINT, then drains every loop and returns.
+///
+/// The first signal starts the drain grace (when there is one): `/healthz` answers 503 while
+/// everything is still served. Then, or at once on a second signal, the server stops
+/// accepting, closes every session with 1001 and returns when every loop is done, at the
+/// latest `shutdownTimeout` later (connections still open then are dropped).
 ///
 /// - Throws: `ServeError` when the server cannot start (a port in use, say).
 func serve(_ configuration: Configuration, logger: Logger) throws {
-    let loop: EventLoop
+    let loops: EventLoopGroup
     do {
-        loop = try EventLoop()
+        loops = try EventLoopGroup(count: configuration.loops)
     } catch {
-        throw ServeError(description: "cannot start the event loop: \(error)")
+        throw ServeError(description: "cannot start the event loops: \(error)")
     }
-    // Rx's MainScheduler (the seed's `delay`) runs on this loop from now on.
-    MainScheduler.setHost(LoopScheduler.followingCurrentLoop(fallback: loop))
+    // Rx's MainScheduler (the seed's `delay`) runs on the loop of the thread that schedules,
+    // so each session's timers stay on its own loop.
+    MainScheduler.setHost(LoopScheduler.followingCurrentLoop(fallback: loops.first))
     defer { MainScheduler.resetHost() }
 
     let openFiles = FileDescriptorLimit.raiseToHardLimit()
-    let server = HTTPServer(configuration: configuration.server, loop: loop, logger: logger)
-    SessionRoutes.register(on: server, configuration: configuration.sessions, logger: logger)
+    let servers = HTTPServerGroup(configuration: configuration.server, loops: loops, logger: logger)
+    SessionRoutes.register(on: servers, configuration: configuration.sessions, logger: logger)
     do {
-        try server.start()
+        try servers.start()
     } catch {
         throw ServeError(description: "\(error)")
     }
-    logger.info("rxlive \(RxLiveVersion.current) listening on http://\(configuration.host):\(server.localPort)",
-                metadata: ["public": "\(configuration.publicDirectory ?? "-")", "open-files": "\(openFiles)"])
+    logger.info("rxlive \(RxLiveVersion.current) listening on http://\(configuration.host):\(servers.localPort)",
+                metadata: ["public": "\(configuration.publicDirectory ?? "-")", "open-files": "\(openFiles)",
+                           "loops": "\(configuration.loops)"])
 
+    let shutdown = ShutdownSequence(servers: servers, loops: loops, grace: configuration.drainGrace, logger: logger)
     for signal in [SIGTERM, SIGINT] {
         do {
-            _ = try loop.onSignal(signal) {
-                guard !server.isDraining else { return }
-                logger.info("shutting down: draining sessions")
-                server.shutdown {
-                    logger.info("stopped")
-                    loop.stop()
-                }
-            }
+            _ = try loops.first.onSignal(signal) { shutdown.signalled() }
         } catch {
             throw ServeError(description: "cannot watch signal \(signal): \(error)")
         }
     }
-    loop.run()
+    loops.run()
+}
+
+/// What SIGTERM and SIGINT do, on the first loop's thread: the drain grace, then the drain,
+/// then every loop stops.
+private final class ShutdownSequence {
+    private enum Phase { case serving, grace, draining }
+
+    private let servers: HTTPServerGroup
+    private let loops: EventLoopGroup
+    private let grace: Duration
+    private let logger: Logger
+    private var phase = Phase.serving
+    private var graceTimer: TimerHandle?
+
+    init(servers: HTTPServerGroup, loops: EventLoopGroup, grace: Duration, logger: Logger) {
+        self.servers = servers
+        self.loops = loops
+        self.grace = grace
+        self.logger = logger
+    }
+
+    func signalled() {
+        switch phase {
+        case .serving where grace > .zero:
+            phase = .grace
+            logger.info("shutting down: /healthz answers 503 for the drain grace",
+                        metadata: ["grace": "\(grace)"])
+            servers.enterDrainGrace()
+            graceTimer = try? loops.first.scheduleTimer(after: grace) { [unowned self] in drain() }
+            if graceTimer == nil { drain() }
+        case .serving, .grace:
+            // A second signal during the grace ends it early.
+            drain()
+        case .draining:
+            break
+        }
+    }
+
+    private func drain() {
+        guard phase != .draining else { return }
+        phase = .draining
+        graceTimer?.cancel()
+        graceTimer = nil
+        logger.info("shutting down: draining sessions")
+        let loops = self.loops
+        let logger = self.logger
+        servers.shutdown {
+            logger.info("stopped")
+            loops.stop()
+        }
+    }
 }
 
 extension Configuration {
@@ -68,6 +120,7 @@ extension Configuration {
         server.pingInterval = pingInterval
         server.pongTimeout = pongTimeout
         server.allowedOrigins = allowedOrigins.isEmpty ? nil : allowedOrigins
+        server.shutdownTimeout = shutdownTimeout
         return server
     }
 }

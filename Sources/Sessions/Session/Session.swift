@@ -54,7 +54,7 @@ final class Session: @unchecked Sendable {  // mutable state is touched only on 
     /// Sends `ready`, then builds and subscribes the graph. Only the first call counts.
     func open() {
         guard case .idle = state else { return }
-        metrics.sessionOpened(wire.name)
+        metrics.sessionOpened(wire.name, loop: endpoint.loop)
         send(endpoint.ready.message(session: id))
         let now = endpoint.clock()
         let running = Running(
@@ -119,7 +119,7 @@ final class Session: @unchecked Sendable {  // mutable state is touched only on 
         state = .closed
         // Replacing the bag disposes every subscription now, cancelling pending timers.
         running.disposeBag = DisposeBag()
-        metrics.sessionClosed()
+        metrics.sessionClosed(loop: endpoint.loop)
         logger.debug("session closed", metadata: ["session": "\(id)"])
     }
 

@@ -2,18 +2,22 @@ import Rx
 import Synchronization
 
 /// Counters of every session, shown by `GET /metrics` in Prometheus' text format.
-/// Atomic, so sessions on any event loop can count.
+/// Atomic, so sessions on any event loop can count; the totals are over every loop, and
+/// sessions open and opened are also kept per loop.
 public final class SessionMetrics: Sendable {
     private let viewModels: [String]
+    private let loops: [LoopSessionCounts]
     private let open = Atomic<Int>(0)
     private let sessionsTotal: Mutex<[String: Int]>
     private let received = Atomic<Int>(0)
     private let sent = Atomic<Int>(0)
     private let errorsSent = Atomic<Int>(0)
 
-    /// Metrics for sessions of `viewModels` (each gets a `sessions_total` line from the start).
-    public init(viewModels: [String]) {
+    /// Metrics for sessions of `viewModels` (each gets a `sessions_total` line from the start)
+    /// served by `loopCount` event loops.
+    public init(viewModels: [String], loopCount: Int = 1) {
         self.viewModels = viewModels
+        loops = (0..<max(1, loopCount)).map { _ in LoopSessionCounts() }
         sessionsTotal = Mutex(Dictionary(uniqueKeysWithValues: viewModels.map { ($0, 0) }))
     }
 
@@ -27,14 +31,21 @@ public final class SessionMetrics: Sendable {
     public var errorsSentTotal: Int { errorsSent.load(ordering: .relaxed) }
     /// Sessions opened since start for `viewModel`.
     public func sessionsTotal(_ viewModel: String) -> Int { sessionsTotal.withLock { $0[viewModel] ?? 0 } }
+    /// Sessions open now on each loop, in the loops' order.
+    public var sessionsOpenPerLoop: [Int] { loops.map { $0.open.load(ordering: .relaxed) } }
+    /// Sessions opened since start on each loop, in the loops' order.
+    public var sessionsTotalPerLoop: [Int] { loops.map { $0.opened.load(ordering: .relaxed) } }
 
-    func sessionOpened(_ viewModel: String) {
+    func sessionOpened(_ viewModel: String, loop: Int = 0) {
         open.wrappingAdd(1, ordering: .relaxed)
+        loops[loop].open.wrappingAdd(1, ordering: .relaxed)
+        loops[loop].opened.wrappingAdd(1, ordering: .relaxed)
         sessionsTotal.withLock { $0[viewModel, default: 0] += 1 }
     }
 
-    func sessionClosed() {
+    func sessionClosed(loop: Int = 0) {
         open.wrappingSubtract(1, ordering: .relaxed)
+        loops[loop].open.wrappingSubtract(1, ordering: .relaxed)
     }
 
     func messageReceived() {
@@ -65,6 +76,17 @@ public final class SessionMetrics: Sendable {
         metric("rxlive_messages_sent_total", "counter", "Server messages sent (ready, outputs, errors).", [("", messagesSent)])
         metric("rxlive_errors_sent_total", "counter", "Error messages sent for refused client messages.", [("", errorsSentTotal)])
         metric("rxlive_rx_resources", "gauge", "Live Rx resources (Resources.total).", [("", Resources.total)])
+        metric("rxlive_loops", "gauge", "Event loops serving sessions, one thread each.", [("", loops.count)])
+        metric("rxlive_loop_sessions_open", "gauge", "WebSocket sessions open now, by event loop.",
+               sessionsOpenPerLoop.enumerated().map { ("{loop=\"\($0.offset)\"}", $0.element) })
+        metric("rxlive_loop_sessions_total", "counter", "WebSocket sessions opened, by event loop.",
+               sessionsTotalPerLoop.enumerated().map { ("{loop=\"\($0.offset)\"}", $0.element) })
         return text
     }
+}
+
+/// The session counters of one event loop.
+private final class LoopSessionCounts: Sendable {
+    let open = Atomic<Int>(0)
+    let opened = Atomic<Int>(0)
 }
