@@ -16,7 +16,8 @@ from support import REPO, ServerProcess, binary, free_port, http_get, tool
 
 ENV_VARIABLES = ["RXLIVE_HOST", "RXLIVE_PORT", "RXLIVE_PUBLIC", "RXLIVE_LOGIN_DELAY", "RXLIVE_LOG_LEVEL",
                  "RXLIVE_MAX_MESSAGE_SIZE", "RXLIVE_PING_INTERVAL", "RXLIVE_PONG_TIMEOUT",
-                 "RXLIVE_ALLOWED_ORIGINS", "RXLIVE_MESSAGE_RATE"]
+                 "RXLIVE_ALLOWED_ORIGINS", "RXLIVE_MESSAGE_RATE",
+                 "RXLIVE_LOOPS", "RXLIVE_SHUTDOWN_TIMEOUT", "RXLIVE_DRAIN_GRACE"]
 
 
 def clean_env(**overrides):
@@ -42,7 +43,8 @@ def test_help_lists_every_option_and_its_environment_variable():
     result = run_rxlive("--help")
     assert result.returncode == 0, result.stderr
     for flag in ["--host", "--port", "--public", "--login-delay", "--log-level", "--max-message-size",
-                 "--ping-interval", "--pong-timeout", "--allowed-origin", "--message-rate", "--version", "--help"]:
+                 "--ping-interval", "--pong-timeout", "--allowed-origin", "--message-rate", "--version", "--help",
+                 "--loops", "--shutdown-timeout", "--drain-grace"]:
         assert flag in result.stdout, f"{flag} missing from --help"
     # Help text wraps lines, so look for each variable in the text with line breaks removed.
     flat = re.sub(r"\s+", "", result.stdout)
@@ -73,6 +75,10 @@ def test_version_prints_the_version_in_the_source():
     ([], {"RXLIVE_LOGIN_DELAY": "soon"}, "RXLIVE_LOGIN_DELAY"),
     ([], {"RXLIVE_LOG_LEVEL": "verbose"}, "RXLIVE_LOG_LEVEL"),
     ([], {"RXLIVE_HOST": ""}, "RXLIVE_HOST"),
+    (["--loops", "0"], {}, "--loops"),
+    ([], {"RXLIVE_LOOPS": "two"}, "RXLIVE_LOOPS"),
+    (["--shutdown-timeout", "0"], {}, "--shutdown-timeout"),
+    ([], {"RXLIVE_DRAIN_GRACE": "-1"}, "RXLIVE_DRAIN_GRACE"),
 ])
 def test_bad_value_exits_2_with_one_line_naming_it(args, env, names):
     result = run_rxlive(*args, env=clean_env(**env))
