@@ -81,7 +81,7 @@ final class Session: @unchecked Sendable {  // mutable state is touched only on 
     /// Handles one client text message given as UTF-8 bytes (valid during the call).
     func receive(utf8 bytes: UnsafeBufferPointer<UInt8>) {
         guard case .open(let running) = state else { return }
-        metrics.messageReceived()
+        metrics.messageReceived(loop: endpoint.loop)
         // The clock is read only when a limit applies, and at most once per message.
         var reading: UInt64?
         func now() -> UInt64 {
@@ -151,11 +151,11 @@ final class Session: @unchecked Sendable {  // mutable state is touched only on 
 
     private func refuse(_ error: ProtocolError) {
         send(ServerMessageWriter.error(error))
-        metrics.errorSent()
+        metrics.errorSent(loop: endpoint.loop)
     }
 
     private func send(_ message: String) {
         transport.send(text: message)
-        metrics.messageSent()
+        metrics.messageSent(loop: endpoint.loop)
     }
 }

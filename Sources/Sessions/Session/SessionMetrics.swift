@@ -2,16 +2,13 @@ import Rx
 import Synchronization
 
 /// Counters of every session, shown by `GET /metrics` in Prometheus' text format.
-/// Atomic, so sessions on any event loop can count; the totals are over every loop, and
-/// sessions open and opened are also kept per loop.
+///
+/// Each event loop counts into its own atomics, so loops on different cores never write
+/// the same memory per message; the totals are summed when read.
 public final class SessionMetrics: Sendable {
     private let viewModels: [String]
     private let loops: [LoopSessionCounts]
-    private let open = Atomic<Int>(0)
     private let sessionsTotal: Mutex<[String: Int]>
-    private let received = Atomic<Int>(0)
-    private let sent = Atomic<Int>(0)
-    private let errorsSent = Atomic<Int>(0)
 
     /// Metrics for sessions of `viewModels` (each gets a `sessions_total` line from the start)
     /// served by `loopCount` event loops.
@@ -22,13 +19,13 @@ public final class SessionMetrics: Sendable {
     }
 
     /// Sessions open now.
-    public var sessionsOpen: Int { open.load(ordering: .relaxed) }
+    public var sessionsOpen: Int { sum { $0.open.load(ordering: .relaxed) } }
     /// Client messages received (accepted or refused).
-    public var messagesReceived: Int { received.load(ordering: .relaxed) }
+    public var messagesReceived: Int { sum { $0.received.load(ordering: .relaxed) } }
     /// Server messages sent (ready, outputs, errors).
-    public var messagesSent: Int { sent.load(ordering: .relaxed) }
+    public var messagesSent: Int { sum { $0.sent.load(ordering: .relaxed) } }
     /// Error messages sent.
-    public var errorsSentTotal: Int { errorsSent.load(ordering: .relaxed) }
+    public var errorsSentTotal: Int { sum { $0.errorsSent.load(ordering: .relaxed) } }
     /// Sessions opened since start for `viewModel`.
     public func sessionsTotal(_ viewModel: String) -> Int { sessionsTotal.withLock { $0[viewModel] ?? 0 } }
     /// Sessions open now on each loop, in the loops' order.
@@ -36,28 +33,30 @@ public final class SessionMetrics: Sendable {
     /// Sessions opened since start on each loop, in the loops' order.
     public var sessionsTotalPerLoop: [Int] { loops.map { $0.opened.load(ordering: .relaxed) } }
 
+    private func sum(_ counter: (LoopSessionCounts) -> Int) -> Int {
+        loops.reduce(0) { $0 &+ counter($1) }
+    }
+
     func sessionOpened(_ viewModel: String, loop: Int = 0) {
-        open.wrappingAdd(1, ordering: .relaxed)
         loops[loop].open.wrappingAdd(1, ordering: .relaxed)
         loops[loop].opened.wrappingAdd(1, ordering: .relaxed)
         sessionsTotal.withLock { $0[viewModel, default: 0] += 1 }
     }
 
     func sessionClosed(loop: Int = 0) {
-        open.wrappingSubtract(1, ordering: .relaxed)
         loops[loop].open.wrappingSubtract(1, ordering: .relaxed)
     }
 
-    func messageReceived() {
-        received.wrappingAdd(1, ordering: .relaxed)
+    func messageReceived(loop: Int = 0) {
+        loops[loop].received.wrappingAdd(1, ordering: .relaxed)
     }
 
-    func messageSent() {
-        sent.wrappingAdd(1, ordering: .relaxed)
+    func messageSent(loop: Int = 0) {
+        loops[loop].sent.wrappingAdd(1, ordering: .relaxed)
     }
 
-    func errorSent() {
-        errorsSent.wrappingAdd(1, ordering: .relaxed)
+    func errorSent(loop: Int = 0) {
+        loops[loop].errorsSent.wrappingAdd(1, ordering: .relaxed)
     }
 
     /// The Prometheus text exposition (version 0.0.4) of every counter and of
@@ -89,4 +88,9 @@ public final class SessionMetrics: Sendable {
 private final class LoopSessionCounts: Sendable {
     let open = Atomic<Int>(0)
     let opened = Atomic<Int>(0)
+    let received = Atomic<Int>(0)
+    let sent = Atomic<Int>(0)
+    let errorsSent = Atomic<Int>(0)
+    /// A cache line of nothing, so the next loop's counters never share a line with these.
+    private let padding: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
 }
