@@ -6,7 +6,7 @@
 # Load: the shared C generator wsload (../shared/loadgen or $WSLOAD), 256 sessions × 4
 # number1 changes in flight; without it, our ws-bench (256 sessions × 1 in flight).
 # Builds release, starts a fresh server per case on a free 127.0.0.1 port, stops it after.
-# Usage: scripts/bench-loops.sh [seconds=10] [connections=256] [depth=4]
+# Usage: [QUIET_WAIT=300] scripts/bench-loops.sh [seconds=10] [connections=256] [depth=4]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_RUN="${1:-10}"
@@ -53,10 +53,11 @@ machine_busy() {
     read -r x a b c d e f g _ </proc/stat; b2=$((a + b + c + f + g))
     echo $(((b2 - b1) * 100 / $(getconf CLK_TCK)))
 }
-# Others build on this machine: wait (at most 5 minutes) for two quiet seconds in a row.
+# Others build on this machine: wait (at most QUIET_WAIT seconds, default 300) for two
+# quiet seconds in a row. wsload's other_cpu_pct then tells how disturbed the run was.
 wait_quiet() {
     local quiet=0 busy
-    for _ in $(seq 300); do
+    for _ in $(seq "${QUIET_WAIT:-300}"); do
         busy="$(machine_busy)"
         if [ "$busy" -lt 20 ]; then quiet=$((quiet + 1)); else quiet=0; fi
         [ "$quiet" -ge 2 ] && return 0
