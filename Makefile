@@ -26,3 +26,4 @@ bench:
 	swift run -c release rx-bench
 	scripts/bench-server.sh
 	scripts/bench-sessions.sh
+	scripts/bench-loops.sh

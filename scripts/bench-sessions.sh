@@ -4,7 +4,8 @@
 # churn. Builds release, starts the servers on free 127.0.0.1 ports, stops them at the end.
 # Usage: scripts/bench-sessions.sh [seconds=5] [idle-sessions=10000]
 # rxlive runs with --login-delay 0 (login-churn measures the server, not the 2 s simulation)
-# and --message-rate 0 (no per-session rate limit: the sum load sends ~500 messages/s each).
+# and --message-rate 0 (no per-session rate limit: the sum load sends ~500 messages/s each),
+# and --loops 1, like autobahn-echo beside it (scripts/bench-loops.sh compares loop counts).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_RUN="${1:-5}"
@@ -32,7 +33,7 @@ PUBLIC_DIR=Public
 [ -d "$PUBLIC_DIR" ] || PUBLIC_DIR="$(mktemp -d)"
 RX_PORT="$(free_port)"
 RX_LOG="/tmp/bench-rxlive.$$.log"
-"$BIN/rxlive" --port "$RX_PORT" --public "$PUBLIC_DIR" --login-delay 0 --message-rate 0 --log-level warning >"$RX_LOG" 2>&1 &
+"$BIN/rxlive" --port "$RX_PORT" --public "$PUBLIC_DIR" --loops 1 --login-delay 0 --message-rate 0 --log-level warning >"$RX_LOG" 2>&1 &
 RX_PID=$!
 PIDS+=("$RX_PID")
 ECHO_PORT="$(free_port)"
