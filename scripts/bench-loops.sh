@@ -70,9 +70,9 @@ cleanup() { [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null; wait 2>/dev/
 trap cleanup EXIT
 
 # One run: a fresh server with $1 loops under the load; prints the load's result, the sessions
-# per loop, and a last line "rate other_cpu_pct spread..." for the summary.
+# per loop, and sets CASE_RESULT to "rate other_cpu_pct server_cpu_pct spread..." for the summary.
 run_case() {
-    local loops=$1 port out load spread rate other
+    local loops=$1 port out load spread rate other server
     port="$(free_port)"
     "$BIN/rxlive" --port "$port" --loops "$loops" --message-rate 0 --login-delay 0 --log-level warning \
         >"/tmp/bench-loops-rxlive.$$.log" 2>&1 &
@@ -95,8 +95,9 @@ run_case() {
     echo "sessions per loop (/metrics, during the load): $spread"
     rate="$(python3 -c "import re,sys; m=re.search(r'msgs_per_s=([0-9.]+)|([0-9.]+) replies/s', open(sys.argv[1]).read()); print(m and (m.group(1) or m.group(2)) or 0)" "$out")"
     other="$(sed -n 's/.*other_cpu_pct=\(-\?[0-9]*\).*/\1/p' "$out" | tail -1)"
+    server="$(sed -n 's/.*server_cpu_pct=\(-\?[0-9]*\).*/\1/p' "$out" | tail -1)"
     kill -TERM "$SERVER_PID"; wait "$SERVER_PID" || true; SERVER_PID=
-    CASE_RESULT="$rate ${other:-0} $spread"
+    CASE_RESULT="$rate ${other:-0} ${server:-0} $spread"
 }
 
 # Rounds of (--loops 1, --loops 2) back to back; the summary takes the round whose runs
@@ -113,11 +114,15 @@ import sys
 rounds = []
 for text in sys.argv[1:]:
     one, two = (part.split() for part in text.split("|"))
-    rounds.append((float(one[0]), int(one[1]), float(two[0]), int(two[1]), [int(x) for x in two[2:]]))
-for index, (one, noise1, two, noise2, spread) in enumerate(rounds, 1):
-    print(f"round {index}: --loops 1 {one:,.0f}/s (other CPU {noise1}%), --loops 2 {two:,.0f}/s "
-          f"(other CPU {noise2}%): {two / one:.2f}x")
-one, noise1, two, noise2, spread = min(rounds, key=lambda r: max(r[1], r[3]))
+    rounds.append((float(one[0]), int(one[1]), int(one[2]), float(two[0]), int(two[1]), int(two[2]),
+                   [int(x) for x in two[3:]]))
+# Replies per second of server CPU: what each reply costs the server, whatever else runs.
+per_cpu = lambda rate, cpu: f"{100 * rate / cpu:,.0f}" if cpu > 0 else "n/a"
+for index, (one, noise1, cpu1, two, noise2, cpu2, spread) in enumerate(rounds, 1):
+    print(f"round {index}: --loops 1 {one:,.0f}/s (server CPU {cpu1}%, other processes {noise1}%; "
+          f"{per_cpu(one, cpu1)} per server CPU-second), --loops 2 {two:,.0f}/s (server CPU {cpu2}%, "
+          f"other processes {noise2}%; {per_cpu(two, cpu2)} per server CPU-second): {two / one:.2f}x")
+one, noise1, cpu1, two, noise2, cpu2, spread = min(rounds, key=lambda r: max(r[1], r[4]))
 print(f"replies/s: --loops 1 {one:,.0f}   --loops 2 {two:,.0f}   ratio {two / one:.2f}x (target >= 1.3x)"
       + (f", least disturbed of {len(rounds)} rounds" if len(rounds) > 1 else ""))
 if spread and sum(spread):
