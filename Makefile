@@ -29,3 +29,4 @@ bench:
 	scripts/bench-tls.sh
 	scripts/bench-logins.sh
 	scripts/bench-deflate.sh
+	scripts/bench-loops.sh

@@ -5,7 +5,8 @@
 # Usage: scripts/bench-sessions.sh [seconds=5] [idle-sessions=10000]
 # rxlive runs the seed's simulated login with --login-delay 0 (login-churn measures the server,
 # not the 2 s simulation nor password hashing: scripts/bench-logins.sh does that)
-# and --message-rate 0 (no per-session rate limit: the sum load sends ~500 messages/s each).
+# and --message-rate 0 (no per-session rate limit: the sum load sends ~500 messages/s each),
+# and --loops 1, like autobahn-echo beside it (scripts/bench-loops.sh compares loop counts).
 # RXLIVE_BASELINE=path/to/another/rxlive (optional): runs the sum load against it too, in
 # alternation with this build, so the two are compared in the same conditions.
 set -euo pipefail
@@ -36,7 +37,7 @@ PUBLIC_DIR=Public
 RX_PORT="$(free_port)"
 RX_LOG="/tmp/bench-rxlive.$$.log"
 ADMIN_TOKEN="bench-admin-token-$$-0000"
-"$BIN/rxlive" --port "$RX_PORT" --public "$PUBLIC_DIR" --login-service simulated --login-delay 0 --message-rate 0 --log-level warning \
+"$BIN/rxlive" --port "$RX_PORT" --public "$PUBLIC_DIR" --loops 1 --login-service simulated --login-delay 0 --message-rate 0 --log-level warning \
     --admin-token "$ADMIN_TOKEN" >"$RX_LOG" 2>&1 &
 RX_PID=$!
 PIDS+=("$RX_PID")

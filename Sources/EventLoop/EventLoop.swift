@@ -123,6 +123,12 @@ public final class EventLoop: @unchecked Sendable {
         wakeUp.enqueue(work)
     }
 
+    /// `execute`, telling whether the loop took the work (false once it is stopping), so a
+    /// caller handing over a resource (an accepted socket) can release it itself.
+    func submit(_ work: @escaping @Sendable () -> Void) -> Bool {
+        wakeUp.enqueue(work)
+    }
+
     /// Runs `body` once after `delay`, or every `repeating` after that; returns the timer so
     /// the caller can `cancel()` it. Loop thread only.
     @discardableResult

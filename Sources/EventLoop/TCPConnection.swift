@@ -63,6 +63,9 @@ public final class TCPConnection: LoopHandle {
     public private(set) var peerFinished = false
     private var accepted = false
     private var lingerTimer: TimerHandle?
+    /// Runs in the close callback after the delegate's; the acceptor that handed this
+    /// connection to its loop counts it out here.
+    var closeObserver: (() -> Void)?
 
     init(loop: EventLoop) throws {
         super.init(loop: loop, type: UV_TCP)
@@ -95,6 +98,14 @@ public final class TCPConnection: LoopHandle {
         accepted = true
         LiveCounts.connectionOpened()
         uv_tcp_nodelay(tcp, 1)
+    }
+
+    /// Takes over `descriptor`, a socket accepted outside libuv (see `TCPAcceptor`); false
+    /// when libuv refuses it (the caller still owns the descriptor then).
+    func adopt(socket descriptor: Int32) -> Bool {
+        guard uv_tcp_open(tcp, uv_os_sock_t(descriptor)) == 0 else { return false }
+        didAccept()
+        return true
     }
 
     // MARK: reading
@@ -357,6 +368,9 @@ public final class TCPConnection: LoopHandle {
         let delegate = self.delegate
         self.delegate = nil
         delegate?.connectionDidClose(self)
+        let closeObserver = self.closeObserver
+        self.closeObserver = nil
+        closeObserver?()
     }
 }
 

@@ -38,6 +38,8 @@ public final class HTTPServer {
 
     /// True from `shutdown` on: `/healthz` answers 503 and keep-alive ends.
     public private(set) var isDraining = false
+    /// True from `enterDrainGrace()` on: `/healthz` answers 503, everything else is served.
+    public private(set) var isInDrainGrace = false
 
     /// A server on `loop`; nothing listens until `start()`.
     public init(configuration: HTTPServerConfiguration, loop: EventLoop,
@@ -67,8 +69,7 @@ public final class HTTPServer {
     /// Binds and listens. Throws `HTTPServerError` when the public directory is missing or
     /// the address cannot be used (e.g. port in use).
     public func start() throws {
-        guard !started else { throw HTTPServerError.alreadyStarted }
-        if let directory = configuration.publicDirectory { files = try StaticFiles(directory: directory) }
+        try prepare()
         let listener: TCPListener
         do {
             listener = try TCPListener(loop: loop)
@@ -82,8 +83,19 @@ public final class HTTPServer {
             throw HTTPServerError.listenFailed(host: configuration.host, port: configuration.port, error)
         }
         self.listener = listener
-        started = true
         logger.info("listening", metadata: ["host": "\(configuration.host)", "port": "\(localPort)"])
+    }
+
+    /// Starts without a listener of its own: connections arrive through `serve(_:)`, as an
+    /// `HTTPServerGroup`'s shared acceptor hands them to this server's loop.
+    public func startWithoutListening() throws {
+        try prepare()
+    }
+
+    private func prepare() throws {
+        guard !started else { throw HTTPServerError.alreadyStarted }
+        if let directory = configuration.publicDirectory { files = try StaticFiles(directory: directory) }
+        started = true
     }
 
     /// The port listened on (the real one when configured with 0).
@@ -94,6 +106,14 @@ public final class HTTPServer {
 
     /// Open WebSocket connections.
     public var webSocketCount: Int { webSockets.count }
+
+    /// Starts the drain grace: `/healthz` answers 503 so health checkers take this instance
+    /// out of rotation, while every request and new WebSocket is still served.
+    public func enterDrainGrace() {
+        guard !isInDrainGrace else { return }
+        isInDrainGrace = true
+        logger.debug("drain grace: /healthz answers 503")
+    }
 
     /// Graceful shutdown: stop accepting, answer `/healthz` with 503, close idle HTTP
     /// connections, close every WebSocket with 1001, then call `completion` once all
@@ -125,6 +145,12 @@ public final class HTTPServer {
     }
 
     // MARK: connections
+
+    /// Serves a connection accepted elsewhere; it must live on this server's loop.
+    public func serve(_ tcp: TCPConnection) {
+        precondition(tcp.loop === loop, "a connection is served on its own loop")
+        accept(tcp)
+    }
 
     private func accept(_ tcp: TCPConnection) {
         if let tls = configuration.tls {
@@ -183,7 +209,7 @@ public final class HTTPServer {
         let notAllowed = HTTPResponse.error(405, headers: [("Allow", "GET, HEAD")])
         if request.path == "/healthz" {
             guard isGetOrHead else { return .response(notAllowed) }
-            return .response(isDraining
+            return .response(isDraining || isInDrainGrace
                 ? HTTPResponse(status: 503, contentType: "application/json", body: #"{"status":"draining"}"#)
                 : HTTPResponse(status: 200, contentType: "application/json", body: #"{"status":"ok"}"#))
         }

@@ -1,3 +1,4 @@
+import EventLoop
 import Foundation
 import Logging
 
@@ -47,6 +48,13 @@ struct Configuration: Equatable, Sendable {
     var adminToken: String?
     /// Whether permessage-deflate (RFC 7692) is offered to clients that ask for it.
     var deflate = true
+    /// Event loops, one thread each; a session lives its whole life on one of them.
+    var loops = EventLoopGroup.processorCount
+    /// Longest drain after the grace: then the connections still open are dropped.
+    var shutdownTimeout: Duration = .seconds(5)
+    /// How long `/healthz` answers 503 after SIGTERM while everything is still served, so an
+    /// orchestrator stops routing here before the sessions close. 0: drain at once.
+    var drainGrace: Duration = .zero
 }
 
 /// What answers the login form.
@@ -122,6 +130,9 @@ extension Configuration {
         case dashboard = "RXLIVE_DASHBOARD"
         case adminToken = "RXLIVE_ADMIN_TOKEN"
         case deflate = "RXLIVE_DEFLATE"
+        case loops = "RXLIVE_LOOPS"
+        case shutdownTimeout = "RXLIVE_SHUTDOWN_TIMEOUT"
+        case drainGrace = "RXLIVE_DRAIN_GRACE"
     }
 
     /// The raw text of each setting as given on the command line (nil when absent).
@@ -146,6 +157,9 @@ extension Configuration {
         var dashboard: String?
         var adminToken: String?
         var deflate: String?
+        var loops: String?
+        var shutdownTimeout: String?
+        var drainGrace: String?
     }
 
     /// Builds a configuration from flags over environment over defaults.
@@ -241,6 +255,15 @@ extension Configuration {
             case "off": deflate = false
             default: throw ConfigurationError(description: "\(given.source): '\(given.text)' is not on or off")
             }
+        }
+        if let given = value(flags.loops, "loops", .loops) {
+            loops = try Self.integer(given, in: 1...256)
+        }
+        if let given = value(flags.shutdownTimeout, "shutdown-timeout", .shutdownTimeout) {
+            shutdownTimeout = try Self.seconds(given, allowZero: false)
+        }
+        if let given = value(flags.drainGrace, "drain-grace", .drainGrace) {
+            drainGrace = try Self.seconds(given, allowZero: true)
         }
         if !flags.allowedOrigins.isEmpty {
             allowedOrigins = flags.allowedOrigins

@@ -13,7 +13,9 @@ struct RxLiveCommand: ParsableCommand {
         abstract: "Serve the RxLive page and its WebSocket form sessions (/ws/login, /ws/sum).",
         discussion: """
             Each option can also be set by the environment variable named in its help; \
-            a flag wins over its variable. SIGTERM or SIGINT drains the sessions and exits 0.
+            a flag wins over its variable. SIGTERM or SIGINT drains the sessions and exits 0: \
+            /healthz answers 503 for the drain grace, then the server stops accepting and closes \
+            every session with 1001, and exits within the shutdown timeout after that.
             """,
         version: RxLiveVersion.current,
         subcommands: [UserCommand.self]
@@ -104,6 +106,18 @@ struct RxLiveCommand: ParsableCommand {
                                valueName: "on|off"))
     var deflate: String?
 
+    @Option(help: ArgumentHelp("Event loops, one thread each (default: one per processor; env RXLIVE_LOOPS).",
+                               valueName: "count"))
+    var loops: String?
+
+    @Option(help: ArgumentHelp("Seconds the drain may take before open connections are dropped (default 5; env RXLIVE_SHUTDOWN_TIMEOUT).",
+                               valueName: "seconds"))
+    var shutdownTimeout: String?
+
+    @Option(help: ArgumentHelp("Seconds /healthz answers 503 after SIGTERM while still serving, before the drain (default 0; env RXLIVE_DRAIN_GRACE).",
+                               valueName: "seconds"))
+    var drainGrace: String?
+
     /// The configuration these flags and the process environment describe.
     func resolvedConfiguration(environment: [String: String]) throws -> Configuration {
         let flags = Configuration.Overrides(
@@ -112,7 +126,8 @@ struct RxLiveCommand: ParsableCommand {
             pongTimeout: pongTimeout, allowedOrigins: allowedOrigins, messageRate: messageRate,
             tlsCertificate: tlsCertificate, tlsKey: tlsKey, serverNames: serverNames,
             loginService: loginService, database: database, loginWorkers: loginWorkers, trustedProxies: trustedProxies,
-            dashboard: dashboard, adminToken: adminToken, deflate: deflate)
+            dashboard: dashboard, adminToken: adminToken, deflate: deflate,
+            loops: loops, shutdownTimeout: shutdownTimeout, drainGrace: drainGrace)
         var configuration = try Configuration(flags: flags, environment: environment)
         configuration.publicDirectory = try PublicDirectory.locate(given: configuration.publicDirectory)
         return configuration

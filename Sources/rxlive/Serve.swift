@@ -11,19 +11,25 @@ struct ServeError: Error, CustomStringConvertible {
     let description: String
 }
 
-/// Serves `configuration` on an event loop on the calling thread until SIGTERM
-/// or SIGINT, then drains the sessions and returns.
+/// Serves `configuration` on `configuration.loops` event loops (the first on the calling
+/// thread) until SIGTERM or SIGINT, then drains every loop and returns.
+///
+/// The first signal starts the drain grace (when there is one): `/healthz` answers 503 while
+/// everything is still served. Then, or at once on a second signal, the server stops
+/// accepting, closes every session with 1001 and returns when every loop is done, at the
+/// latest `shutdownTimeout` later (connections still open then are dropped).
 ///
 /// - Throws: `ServeError` when the server cannot start (a port in use, say).
 func serve(_ configuration: Configuration, logger: Logger) throws {
-    let loop: EventLoop
+    let loops: EventLoopGroup
     do {
-        loop = try EventLoop()
+        loops = try EventLoopGroup(count: configuration.loops)
     } catch {
-        throw ServeError(description: "cannot start the event loop: \(error)")
+        throw ServeError(description: "cannot start the event loops: \(error)")
     }
-    // Rx's MainScheduler (the seed's `delay`) runs on this loop from now on.
-    MainScheduler.setHost(LoopScheduler.followingCurrentLoop(fallback: loop))
+    // Rx's MainScheduler (the seed's `delay`) runs on the loop of the thread that schedules,
+    // so each session's timers stay on its own loop.
+    MainScheduler.setHost(LoopScheduler.followingCurrentLoop(fallback: loops.first))
     defer { MainScheduler.resetHost() }
 
     let openFiles = FileDescriptorLimit.raiseToHardLimit()
@@ -35,48 +41,43 @@ func serve(_ configuration: Configuration, logger: Logger) throws {
             throw ServeError(description: "\(error)")
         }
     }
-    let server = HTTPServer(configuration: serverConfiguration, loop: loop, logger: logger)
+    let servers = HTTPServerGroup(configuration: serverConfiguration, loops: loops, logger: logger)
     var sessions = configuration.sessions
     if configuration.loginService == .store {
         let backend = try LoginBackend.start(configuration, logger: logger)
-        sessions.loginService = { address in backend.service(clientAddress: address, fallback: loop, logger: logger) }
+        sessions.loginService = { address in backend.service(clientAddress: address, fallback: loops.first, logger: logger) }
         logger.info("logins are checked against \(configuration.database)", metadata: ["workers": "\(configuration.loginWorkers)"])
     }
     sessions.adminToken = configuration.servesDashboard ? configuration.adminToken ?? randomAdminToken() : nil
-    SessionRoutes.register(on: server, configuration: sessions, logger: logger)
+    SessionRoutes.register(on: servers, configuration: sessions, logger: logger)
     do {
-        try server.start()
+        try servers.start()
     } catch {
         throw ServeError(description: "\(error)")
     }
     let scheme = serverConfiguration.tls == nil ? "http" : "https"
-    logger.info("rxlive \(RxLiveVersion.current) listening on \(scheme)://\(configuration.host):\(server.localPort)",
-                metadata: ["public": "\(configuration.publicDirectory ?? "-")", "open-files": "\(openFiles)"])
+    logger.info("rxlive \(RxLiveVersion.current) listening on \(scheme)://\(configuration.host):\(servers.localPort)",
+                metadata: ["public": "\(configuration.publicDirectory ?? "-")", "open-files": "\(openFiles)",
+                           "loops": "\(configuration.loops)"])
     if let token = sessions.adminToken {
         // A token made here is shown once, to whoever started the server; a given one never.
         let link = configuration.adminToken == nil ? "#token=\(token)" : " (with the --admin-token token)"
-        logger.info("dashboard: \(scheme)://\(configuration.host):\(server.localPort)/dashboard\(link)")
+        logger.info("dashboard: \(scheme)://\(configuration.host):\(servers.localPort)/dashboard\(link)")
     } else {
         logger.info("dashboard: off (see --dashboard and --admin-token)")
     }
 
+    let shutdown = ShutdownSequence(servers: servers, loops: loops, grace: configuration.drainGrace, logger: logger)
     for signal in [SIGTERM, SIGINT] {
         do {
-            _ = try loop.onSignal(signal) {
-                guard !server.isDraining else { return }
-                logger.info("shutting down: draining sessions")
-                server.shutdown {
-                    logger.info("stopped")
-                    loop.stop()
-                }
-            }
+            _ = try loops.first.onSignal(signal) { shutdown.signalled() }
         } catch {
             throw ServeError(description: "cannot watch signal \(signal): \(error)")
         }
     }
     if let tls = serverConfiguration.tls {
         do {
-            _ = try loop.onSignal(SIGHUP) {
+            _ = try loops.first.onSignal(SIGHUP) {
                 do {
                     try tls.reload()
                     logger.info("reloaded the TLS certificate and key", metadata: ["certificate": "\(tls.certificatePath)"])
@@ -88,7 +89,7 @@ func serve(_ configuration: Configuration, logger: Logger) throws {
             throw ServeError(description: "cannot watch SIGHUP: \(error)")
         }
     }
-    loop.run()
+    loops.run()
 }
 
 extension Configuration {
@@ -109,6 +110,7 @@ extension Configuration {
         server.allowedOrigins = allowedOrigins.isEmpty ? nil : allowedOrigins
         server.serverNames = serverNames.isEmpty ? nil : serverNames
         server.perMessageDeflate = deflate
+        server.shutdownTimeout = shutdownTimeout
         return server
     }
 }

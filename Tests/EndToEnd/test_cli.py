@@ -18,7 +18,8 @@ ENV_VARIABLES = ["RXLIVE_HOST", "RXLIVE_PORT", "RXLIVE_PUBLIC", "RXLIVE_LOGIN_DE
                  "RXLIVE_MAX_MESSAGE_SIZE", "RXLIVE_PING_INTERVAL", "RXLIVE_PONG_TIMEOUT",
                  "RXLIVE_ALLOWED_ORIGINS", "RXLIVE_MESSAGE_RATE",
                  "RXLIVE_TLS_CERT", "RXLIVE_TLS_KEY", "RXLIVE_SERVER_NAMES", "RXLIVE_LOGIN_SERVICE", "RXLIVE_DATABASE",
-                 "RXLIVE_LOGIN_WORKERS", "RXLIVE_TRUSTED_PROXIES"]
+                 "RXLIVE_LOGIN_WORKERS", "RXLIVE_TRUSTED_PROXIES",
+                 "RXLIVE_LOOPS", "RXLIVE_SHUTDOWN_TIMEOUT", "RXLIVE_DRAIN_GRACE"]
 
 
 def clean_env(**overrides):
@@ -48,7 +49,8 @@ def test_help_lists_every_option_and_its_environment_variable():
     for flag in ["--host", "--port", "--public", "--login-delay", "--log-level", "--max-message-size",
                  "--ping-interval", "--pong-timeout", "--allowed-origin", "--message-rate",
                  "--tls-cert", "--tls-key", "--server-name", "--login-service",
-                 "--database", "--login-workers", "--trusted-proxy", "--dashboard", "--admin-token", "--version", "--help"]:
+                 "--database", "--login-workers", "--trusted-proxy", "--dashboard", "--admin-token", "--loops", "--shutdown-timeout", "--drain-grace",
+                 "--version", "--help"]:
         assert flag in result.stdout, f"{flag} missing from --help"
     # Help text wraps lines, so look for each variable in the text with line breaks removed.
     flat = re.sub(r"\s+", "", result.stdout)
@@ -86,6 +88,10 @@ def test_version_prints_the_version_in_the_source():
     (["--dashboard", "sometimes"], {}, "--dashboard"),
     (["--admin-token", "short"], {}, "--admin-token"),
     ([], {"RXLIVE_ADMIN_TOKEN": "sixteen chars or more, but spaces"}, "RXLIVE_ADMIN_TOKEN"),
+    (["--loops", "0"], {}, "--loops"),
+    ([], {"RXLIVE_LOOPS": "two"}, "RXLIVE_LOOPS"),
+    (["--shutdown-timeout", "0"], {}, "--shutdown-timeout"),
+    ([], {"RXLIVE_DRAIN_GRACE": "-1"}, "RXLIVE_DRAIN_GRACE"),
 ])
 def test_bad_value_exits_2_with_one_line_naming_it(args, env, names):
     result = run_rxlive(*args, env=clean_env(**env))

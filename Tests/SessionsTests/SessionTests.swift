@@ -23,11 +23,12 @@ final class SessionTests: XCTestCase {
         WireCatalog.viewModels(configuration).first { $0.name == name }!
     }
 
-    private func openSession(_ name: String, configuration: SessionConfiguration = SessionConfiguration()) -> Session {
+    private func openSession(_ name: String, configuration: SessionConfiguration = SessionConfiguration(),
+                             loop: Int = 0) -> Session {
         let clock = clock!
         let endpoint = SessionEndpoint(
             wire: wire(name, configuration), configuration: configuration, metrics: metrics, logger: .quiet,
-            clock: { clock.nanoseconds })
+            loop: loop, clock: { clock.nanoseconds })
         let session = Session(endpoint: endpoint, transport: transport)
         session.open()
         return session
@@ -282,5 +283,26 @@ final class SessionTests: XCTestCase {
         ] {
             XCTAssertTrue(text.split(separator: "\n").contains(Substring(line)), "missing \(line) in\n\(text)")
         }
+    }
+
+    func testMetricsKeepSessionsPerLoopAndSumThem() {
+        metrics = SessionMetrics(viewModels: ["login", "sum"], loopCount: 3)
+        let sessions = [openSession("sum", loop: 0), openSession("sum", loop: 2), openSession("login", loop: 2)]
+        XCTAssertEqual(metrics.sessionsOpenPerLoop, [1, 0, 2])
+        sessions[1].close()
+        XCTAssertEqual(metrics.sessionsOpenPerLoop, [1, 0, 1])
+        XCTAssertEqual(metrics.sessionsTotalPerLoop, [1, 0, 2])
+        XCTAssertEqual(metrics.sessionsOpen, 2)
+        let lines = metrics.render().split(separator: "\n")
+        for line in [
+            "rxlive_sessions_open 2", "rxlive_loops 3",
+            "# TYPE rxlive_loop_sessions_open gauge", "rxlive_loop_sessions_open{loop=\"0\"} 1",
+            "rxlive_loop_sessions_open{loop=\"1\"} 0", "rxlive_loop_sessions_open{loop=\"2\"} 1",
+            "# TYPE rxlive_loop_sessions_total counter", "rxlive_loop_sessions_total{loop=\"2\"} 2",
+        ] {
+            XCTAssertTrue(lines.contains(Substring(line)), "missing \(line) in\n\(lines.joined(separator: "\n"))")
+        }
+        for session in sessions { session.close() }
+        XCTAssertEqual(metrics.sessionsOpenPerLoop, [0, 0, 0])
     }
 }

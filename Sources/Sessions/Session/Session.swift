@@ -67,10 +67,9 @@ final class Session: @unchecked Sendable {  // mutable state is touched only on 
     /// Sends `ready`, then builds and subscribes the graph. Only the first call counts.
     func open() {
         guard case .idle = state else { return }
-        let loopMetrics = metrics.loop(transport.ownerLoop)
+        let loopMetrics = metrics.loop(endpoint.loop)
         self.loopMetrics = loopMetrics
-        metrics.sessionOpened(wire.name)
-        loopMetrics.sessionOpened()
+        metrics.sessionOpened(wire.name, loop: endpoint.loop)
         send(endpoint.ready.message(session: id))
         let now = endpoint.clock()
         endpoint.registry.add(self, id: idBits, viewModel: wire.name, now: now)
@@ -100,7 +99,6 @@ final class Session: @unchecked Sendable {  // mutable state is touched only on 
     /// Handles one client text message given as UTF-8 bytes (valid during the call).
     func receive(utf8 bytes: UnsafeBufferPointer<UInt8>) {
         guard case .open(let running) = state else { return }
-        metrics.messageReceived()
         loopMetrics?.messageReceived()
         // The clock is read only when a limit applies or a dashboard times messages, at most
         // once for both (and once more at the end for the latency).
@@ -166,8 +164,7 @@ final class Session: @unchecked Sendable {  // mutable state is touched only on 
             for lane in lanes { trace.record(Marble(lane: lane.name, kind: .completed, timeMicroseconds: time)) }
         }
         trace.finish()
-        metrics.sessionClosed(wire.name)
-        loopMetrics?.sessionClosed()
+        metrics.sessionClosed(wire.name, loop: endpoint.loop)
         logger.debug("session closed", metadata: ["session": "\(id)"])
     }
 
@@ -210,12 +207,11 @@ final class Session: @unchecked Sendable {  // mutable state is touched only on 
 
     private func refuse(_ error: ProtocolError) {
         send(ServerMessageWriter.error(error))
-        metrics.errorSent()
+        metrics.errorSent(loop: endpoint.loop)
     }
 
     private func send(_ message: String) {
         transport.send(text: message)
-        metrics.messageSent()
         loopMetrics?.messageSent()
     }
 }

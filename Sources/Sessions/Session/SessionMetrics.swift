@@ -2,21 +2,21 @@ import Rx
 import Synchronization
 
 /// Counters of every session, shown by `GET /metrics` in Prometheus' text format.
-/// Atomic, so sessions on any event loop can count.
+///
+/// Each event loop counts into its own `LoopMetrics`, so loops on different cores never
+/// write the same memory per message; the totals are summed when read.
 public final class SessionMetrics: Sendable {
     private let viewModels: Mutex<[String]>
-    private let open = Atomic<Int>(0)
+    private let loops: [LoopMetrics]
     private let sessionsTotal: Mutex<[String: Int]>
     private let openByViewModel = Mutex<[String: Int]>([:])
-    private let loops = Mutex<[(loop: ObjectIdentifier, metrics: LoopMetrics)]>([])
     private let latencyTimers = Atomic<Int>(0)
-    private let received = Atomic<Int>(0)
-    private let sent = Atomic<Int>(0)
-    private let errorsSent = Atomic<Int>(0)
 
-    /// Metrics for sessions of `viewModels` (each gets a `sessions_total` line from the start).
-    public init(viewModels: [String]) {
+    /// Metrics for sessions of `viewModels` (each gets a `sessions_total` line from the start)
+    /// served by `loopCount` event loops.
+    public init(viewModels: [String], loopCount: Int = 1) {
         self.viewModels = Mutex(viewModels)
+        loops = (0..<max(1, loopCount)).map { LoopMetrics(index: $0) }
         sessionsTotal = Mutex(Dictionary(uniqueKeysWithValues: viewModels.map { ($0, 0) }))
     }
 
@@ -32,15 +32,11 @@ public final class SessionMetrics: Sendable {
     /// Sessions of `viewModel` open now.
     public func sessionsOpen(_ viewModel: String) -> Int { openByViewModel.withLock { $0[viewModel] ?? 0 } }
 
-    /// The counters of the loop identified by `loop` (made on first use, numbered in that order).
-    func loop(_ loop: ObjectIdentifier) -> LoopMetrics {
-        loops.withLock { loops in
-            if let known = loops.first(where: { $0.loop == loop }) { return known.metrics }
-            let metrics = LoopMetrics(index: loops.count)
-            loops.append((loop, metrics))
-            return metrics
-        }
-    }
+    /// The counters of the loop at `index` (0 for the first).
+    func loop(_ index: Int) -> LoopMetrics { loops[index] }
+
+    /// Every loop's counters, in order.
+    public var loopMetrics: [LoopMetrics] { loops }
 
     /// Whether sessions time their messages now: only while a dashboard takes snapshots,
     /// so that without one a message costs no clock reading.
@@ -52,42 +48,41 @@ public final class SessionMetrics: Sendable {
     /// Ends one `startTimingLatency()`.
     func stopTimingLatency() { latencyTimers.wrappingSubtract(1, ordering: .relaxed) }
 
-    /// Every loop's counters, in order.
-    public var loopMetrics: [LoopMetrics] { loops.withLock { $0.map(\.metrics) } }
-
     /// Sessions open now.
-    public var sessionsOpen: Int { open.load(ordering: .relaxed) }
+    public var sessionsOpen: Int { sum(\.sessionsOpen) }
     /// Client messages received (accepted or refused).
-    public var messagesReceived: Int { received.load(ordering: .relaxed) }
+    public var messagesReceived: Int { sum(\.messagesReceived) }
     /// Server messages sent (ready, outputs, errors).
-    public var messagesSent: Int { sent.load(ordering: .relaxed) }
+    public var messagesSent: Int { sum(\.messagesSent) }
     /// Error messages sent.
-    public var errorsSentTotal: Int { errorsSent.load(ordering: .relaxed) }
+    public var errorsSentTotal: Int { sum(\.errorsSent) }
     /// Sessions opened since start for `viewModel`.
     public func sessionsTotal(_ viewModel: String) -> Int { sessionsTotal.withLock { $0[viewModel] ?? 0 } }
+    /// Sessions open now on each loop, in the loops' order.
+    public var sessionsOpenPerLoop: [Int] { loops.map(\.sessionsOpen) }
+    /// Sessions opened since start on each loop, in the loops' order.
+    public var sessionsTotalPerLoop: [Int] { loops.map(\.sessionsOpened) }
 
-    func sessionOpened(_ viewModel: String) {
-        open.wrappingAdd(1, ordering: .relaxed)
+    private func sum(_ counter: (LoopMetrics) -> Int) -> Int {
+        loops.reduce(0) { $0 &+ counter($1) }
+    }
+
+    func sessionOpened(_ viewModel: String, loop: Int = 0) {
+        loops[loop].sessionOpened()
         sessionsTotal.withLock { $0[viewModel, default: 0] += 1 }
         openByViewModel.withLock { $0[viewModel, default: 0] += 1 }
     }
 
-    func sessionClosed(_ viewModel: String) {
-        open.wrappingSubtract(1, ordering: .relaxed)
+    func sessionClosed(_ viewModel: String, loop: Int = 0) {
+        loops[loop].sessionClosed()
         openByViewModel.withLock { $0[viewModel, default: 0] -= 1 }
     }
 
-    func messageReceived() {
-        received.wrappingAdd(1, ordering: .relaxed)
-    }
+    func messageReceived(loop: Int = 0) { loops[loop].messageReceived() }
 
-    func messageSent() {
-        sent.wrappingAdd(1, ordering: .relaxed)
-    }
+    func messageSent(loop: Int = 0) { loops[loop].messageSent() }
 
-    func errorSent() {
-        errorsSent.wrappingAdd(1, ordering: .relaxed)
-    }
+    func errorSent(loop: Int = 0) { loops[loop].errorSent() }
 
     /// The Prometheus text exposition (version 0.0.4) of every counter and of
     /// `Resources.total`.
@@ -105,6 +100,11 @@ public final class SessionMetrics: Sendable {
         metric("rxlive_messages_sent_total", "counter", "Server messages sent (ready, outputs, errors).", [("", messagesSent)])
         metric("rxlive_errors_sent_total", "counter", "Error messages sent for refused client messages.", [("", errorsSentTotal)])
         metric("rxlive_rx_resources", "gauge", "Live Rx resources (Resources.total).", [("", Int(Resources.total))])
+        metric("rxlive_loops", "gauge", "Event loops serving sessions, one thread each.", [("", loops.count)])
+        metric("rxlive_loop_sessions_open", "gauge", "WebSocket sessions open now, by event loop.",
+               sessionsOpenPerLoop.enumerated().map { ("{loop=\"\($0.offset)\"}", $0.element) })
+        metric("rxlive_loop_sessions_total", "counter", "WebSocket sessions opened, by event loop.",
+               sessionsTotalPerLoop.enumerated().map { ("{loop=\"\($0.offset)\"}", $0.element) })
         return text
     }
 }

@@ -9,11 +9,4 @@ protocol SessionTransport: AnyObject, Sendable {
     var isOnOwnerThread: Bool { get }
     /// Runs `work` on the owner thread; callable from any thread.
     func executeOnOwnerThread(_ work: @escaping @Sendable () -> Void)
-    /// Identifies the owner thread's event loop, for per-loop statistics.
-    var ownerLoop: ObjectIdentifier { get }
-}
-
-extension SessionTransport {
-    /// One loop for every transport that does not say otherwise.
-    var ownerLoop: ObjectIdentifier { ObjectIdentifier(SessionMetrics.self) }
 }

@@ -62,8 +62,6 @@ private final class WebSocketTransport: SessionTransport, @unchecked Sendable { 
 
     var isOnOwnerThread: Bool { loop.inEventLoop }
 
-    var ownerLoop: ObjectIdentifier { ObjectIdentifier(loop) }
-
     func executeOnOwnerThread(_ work: @escaping @Sendable () -> Void) {
         loop.execute(work)
     }

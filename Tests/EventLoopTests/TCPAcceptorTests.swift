@@ -1,0 +1,84 @@
+@testable import EventLoop
+import Foundation
+import NetworkTestSupport
+import XCTest
+
+/// Echoes what it reads.
+private final class Echo: TCPConnectionDelegate {
+    func connection(_ connection: TCPConnection, didRead bytes: UnsafeRawBufferPointer) { connection.write(bytes) }
+    func connectionDidReachEOF(_ connection: TCPConnection) { connection.close() }
+    func connectionDidClose(_ connection: TCPConnection) {}
+}
+
+final class TCPAcceptorTests: XCTestCase {
+    func testConnectionsGoToTheLoopWithFewestOpenAndAreServedThere() throws {
+        let handlesBefore = LiveCounts.handles
+        let loops = try [LoopThread(), LoopThread()]
+        // Per loop: connections handed to it (touched on that loop's thread only), and whether
+        // every hand-off ran on that thread.
+        let handed = loops.map { _ in LoopConfined<[TCPConnection]>([]) }
+        let counts = Locked([0, 0])
+        let offLoop = Locked(0)
+        let acceptor = LoopConfined<TCPAcceptor?>(nil)
+        let first = loops[0].loop
+        let targets = loops.map(\.loop)
+        let port = try loops[0].sync {
+            let made = try TCPAcceptor(loop: first, host: "127.0.0.1", port: 0)
+            for (index, target) in targets.enumerated() {
+                made.addTarget(target) { connection in
+                    if !target.inEventLoop || connection.loop !== target { offLoop.withLock { $0 += 1 } }
+                    connection.delegate = Echo()
+                    connection.startReading()
+                    handed[index].value.append(connection)
+                    counts.withLock { $0[index] += 1 }
+                }
+            }
+            try made.start()
+            acceptor.value = made
+            return made.localPort
+        }
+        XCTAssertGreaterThan(port, 0)
+
+        var clients = try (0..<4).map { _ in try BlockingClient(port: port) }
+        XCTAssertTrue(eventually { counts.withLock { $0 } == [2, 2] }, "\(counts.withLock { $0 })")
+        for (index, client) in clients.enumerated() {
+            client.send("ping \(index)")
+            XCTAssertEqual(String(decoding: client.receive(count: 6), as: UTF8.self), "ping \(index)")
+        }
+
+        // The first loop's two close: it has the fewest open now, so it takes the next two.
+        try loops[0].sync { for connection in handed[0].value { connection.close() } }
+        XCTAssertTrue(eventually { LiveCounts.connections == 2 })
+        clients += try (0..<2).map { _ in try BlockingClient(port: port) }
+        XCTAssertTrue(eventually { counts.withLock { $0 } == [4, 2] }, "\(counts.withLock { $0 })")
+        XCTAssertEqual(offLoop.withLock { $0 }, 0)
+
+        clients.removeAll()
+        XCTAssertTrue(eventually { LiveCounts.connections == 0 })
+        try loops[0].sync { acceptor.value?.close() }
+        for loop in loops { XCTAssertTrue(loop.stop()) }
+        XCTAssertEqual(LiveCounts.handles, handlesBefore)
+    }
+
+    func testAPortInUseIsReported() throws {
+        let runner = try LoopThread()
+        let loop = runner.loop
+        let acceptor = LoopConfined<TCPAcceptor?>(nil)
+        let port = try runner.sync {
+            let made = try TCPAcceptor(loop: loop, host: "127.0.0.1", port: 0)
+            acceptor.value = made
+            return made.localPort
+        }
+        let isAddressInUse = try runner.sync { () -> Bool in
+            do {
+                _ = try TCPAcceptor(loop: loop, host: "127.0.0.1", port: port)
+                return false
+            } catch let error as EventLoopError {
+                return error.isAddressInUse
+            }
+        }
+        XCTAssertTrue(isAddressInUse)
+        try runner.sync { acceptor.value?.close() }
+        XCTAssertTrue(runner.stop())
+    }
+}
