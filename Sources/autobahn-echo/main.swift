@@ -52,6 +52,9 @@ while let argument = arguments.popFirst() {
 }
 guard let port, (0...65535).contains(port), (certificate == nil) == (key == nil) else { usage() }
 
+// A peer that reset its connection costs an EPIPE on that connection, not the process.
+signal(SIGPIPE, SIG_IGN)
+
 do {
     let loop = try EventLoop()
     // Autobahn's 9.x cases send messages of up to 16 MiB; no heartbeat so no stray pings.

@@ -21,6 +21,9 @@ struct ServeError: Error, CustomStringConvertible {
 ///
 /// - Throws: `ServeError` when the server cannot start (a port in use, say).
 func serve(_ configuration: Configuration, logger: Logger) throws {
+    // libuv writes with write(2): a peer that reset its connection must cost an EPIPE on that
+    // connection, not the SIGPIPE that would end the process.
+    signal(SIGPIPE, SIG_IGN)
     let loops: EventLoopGroup
     do {
         loops = try EventLoopGroup(count: configuration.loops)
