@@ -179,6 +179,19 @@ final class APISurfaceCompatibilityTests: RxCompatibilityTestCase {
         XCTAssertNil(released)
     }
 
+    func testOwningDisposablesShareTheDisposeBaseClass() {
+        let inner = BooleanDisposable()
+        let serial = SerialDisposable()
+        serial.disposable = inner
+        let owners: [DisposeBase] = [DisposeBag(), CompositeDisposable(), serial, SingleAssignmentDisposable(), RefCountDisposable(disposable: Disposables.create())]
+        for case let cancelable as Cancelable in owners {
+            cancelable.dispose()
+        }
+        XCTAssertTrue(inner.isDisposed)
+        XCTAssertTrue(serial.isDisposed)
+        XCTAssertEqual(owners.filter { $0 is Cancelable }.count, 4)
+    }
+
     func testHotObservableCreatedInlineSendsItsEvents() {
         let scheduler = TestScheduler(initialClock: 0)
         let res = scheduler.start {
