@@ -16,7 +16,7 @@ public final class ReplayRelay<Element>: ObservableType {
 
     /// A relay replaying every element.
     public static func createUnbound() -> ReplayRelay<Element> {
-        ReplayRelay(subject: ReplaySubject.createUnbound())
+        ReplayRelay(subject: ReplaySubject.createUnbounded())
     }
 
     /// Buffers `event` and sends it to the observers.

@@ -2,8 +2,16 @@ import Rx
 
 /// An observable of recorded events that records its subscriptions.
 public class TestableObservable<Element>: ObservableType {
-    /// The scheduler the events are sent on.
-    public let testScheduler: TestScheduler
+    /// Weak: the scheduler's queued events hold a hot observable strongly (as in RxSwift, one
+    /// created inline and not stored still sends them), so a strong reference back would make
+    /// a cycle that outlives a scheduler stopped with events still queued.
+    weak var scheduler: TestScheduler?
+
+    /// The scheduler the events are sent on (the test keeps it alive while it runs).
+    public var testScheduler: TestScheduler {
+        guard let scheduler else { fatalError("The TestScheduler of this observable was released") }
+        return scheduler
+    }
     /// The subscriptions, with their times.
     public internal(set) var subscriptions: [Subscription] = []
     /// The events this observable sends (times: absolute for hot, relative to the
@@ -11,7 +19,7 @@ public class TestableObservable<Element>: ObservableType {
     public internal(set) var recordedEvents: [Recorded<Event<Element>>]
 
     init(testScheduler: TestScheduler, recordedEvents: [Recorded<Event<Element>>]) {
-        self.testScheduler = testScheduler
+        self.scheduler = testScheduler
         self.recordedEvents = recordedEvents
     }
 
@@ -21,7 +29,8 @@ public class TestableObservable<Element>: ObservableType {
     }
 }
 
-/// Sends its events at their absolute times to the observers subscribed then.
+/// Sends its events at their absolute times to the observers subscribed then, whether or not
+/// anything else keeps it alive: the scheduler's queued events hold it.
 final class HotObservable<Element>: TestableObservable<Element> {
     private var observers: [(id: Int, observer: AnyObserver<Element>)] = []
     private var nextId = 0
@@ -29,8 +38,7 @@ final class HotObservable<Element>: TestableObservable<Element> {
     override init(testScheduler: TestScheduler, recordedEvents: [Recorded<Event<Element>>]) {
         super.init(testScheduler: testScheduler, recordedEvents: recordedEvents)
         for recorded in recordedEvents {
-            testScheduler.scheduleAt(recorded.time) { [weak self] in
-                guard let self else { return }
+            testScheduler.scheduleAt(recorded.time) {
                 for entry in self.observers {
                     entry.observer.on(recorded.value)
                 }
@@ -47,7 +55,8 @@ final class HotObservable<Element>: TestableObservable<Element> {
         return Disposables.create { [weak self] in
             guard let self else { return }
             self.observers.removeAll { $0.id == id }
-            self.subscriptions[index] = Subscription(self.subscriptions[index].subscribe, self.testScheduler.clock)
+            guard let clock = self.scheduler?.clock else { return }
+            self.subscriptions[index] = Subscription(self.subscriptions[index].subscribe, clock)
         }
     }
 }
@@ -67,7 +76,8 @@ final class ColdObservable<Element>: TestableObservable<Element> {
         return Disposables.create { [weak self] in
             scheduled.dispose()
             guard let self else { return }
-            self.subscriptions[index] = Subscription(self.subscriptions[index].subscribe, self.testScheduler.clock)
+            guard let clock = self.scheduler?.clock else { return }
+            self.subscriptions[index] = Subscription(self.subscriptions[index].subscribe, clock)
         }
     }
 }

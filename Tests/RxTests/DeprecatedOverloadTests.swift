@@ -23,6 +23,15 @@ final class DeprecatedOverloadTests: RxTestCase {
     }
 
     @available(*, deprecated, message: "exercises deprecated overloads")
+    func testReplaySubjectCreateUnboundIsCreateUnbounded() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let subject = ReplaySubject<Int>.createUnbound()
+        scheduler.scheduleAt(210) { (1...40).forEach(subject.onNext) }
+        let res = scheduler.start(created: 100, subscribed: 300, disposed: 1000) { subject.map { $0 * 2 } }
+        XCTAssertEqual(res.events, (1...40).map { .next(300, $0 * 2) })
+    }
+
+    @available(*, deprecated, message: "exercises deprecated overloads")
     func testTimeIntervalOverloadsOfObservable() {
         XCTAssertEqual(run { xs, s in xs.delay(15, scheduler: s) }, [.next(225, 1), .next(245, 2), .completed(315)])
         XCTAssertEqual(run { xs, s in xs.skip(20.0, scheduler: s) }, [.next(230, 2), .completed(300)])

@@ -67,7 +67,7 @@ final class LockFreeDeliveryTests: RxTestCase {
     /// subject while a new observer is still being replayed to, and the observer gets that
     /// event right after the replay.
     func testReplaySubjectReplaysOutsideItsLock() {
-        let subject = ReplaySubject<Int>.createUnbound()
+        let subject = ReplaySubject<Int>.createUnbounded()
         subject.onNext(1)
         let box = UncheckedBox(subject)
         let sent = DispatchSemaphore(value: 0)

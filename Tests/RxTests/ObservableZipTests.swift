@@ -47,6 +47,31 @@ final class ObservableZipTests: RxTestCase {
         XCTAssertEqual(res.events, [.next(215, 11), .completed(400)])
     }
 
+    // RxSwift 6 completes the arity forms only once every source completed, even when a
+    // source that already finished leaves another one's element unmatched.
+    func testZipOfEmptyAndNonEmptyCompletesWhenBothCompleted() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let e = scheduler.createHotObservable([.next(150, 1), .completed(210)])
+        let o = scheduler.createHotObservable([.next(150, 1), .next(215, 2), .completed(220)])
+        let res = scheduler.start { Observable.zip(e, o, resultSelector: +) }
+        XCTAssertEqual(res.events, [.completed(220)])
+        XCTAssertEqual(e.subscriptions, [Subscription(200, 210)])
+        XCTAssertEqual(o.subscriptions, [Subscription(200, 220)])
+        let swapped = scheduler.start(created: 1000, subscribed: 1000, disposed: 2000) { Observable.zip(o, e, resultSelector: +) }
+        XCTAssertEqual(swapped.events, [])
+        XCTAssertEqual(e.subscriptions, [Subscription(200, 210), Subscription(1000, 2000)])
+    }
+
+    func testZipOfNeverAndEmptyNeverCompletes() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let n = scheduler.createHotObservable([.next(150, 1)])
+        let e = scheduler.createHotObservable([.next(150, 1), .completed(210)])
+        let res = scheduler.start { Observable.zip(n, e).map { $0 + $1 } }
+        XCTAssertEqual(res.events, [])
+        XCTAssertEqual(n.subscriptions, [Subscription(200, 1000)])
+        XCTAssertEqual(e.subscriptions, [Subscription(200, 210)])
+    }
+
     func testZipErrorOfAnySource() {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createHotObservable([.next(210, 1), .next(220, 2)])
@@ -117,6 +142,18 @@ final class ObservableZipTests: RxTestCase {
         let res = scheduler.start { Observable.zip([xs, ys]) { $0.reduce(0, +) } }
         XCTAssertEqual(res.events, [.next(215, 11), .completed(230)])
         XCTAssertEqual(ys.subscriptions, [Subscription(200, 230)])
+    }
+
+    // The collection form, unlike the arity forms, completes as soon as an element arrives
+    // that no other (all completed) source can match.
+    func testZipCollectionOfEmptyAndNonEmptyCompletesAtTheUnmatchableElement() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let e = scheduler.createHotObservable([.next(150, 1), .completed(210)])
+        let o = scheduler.createHotObservable([.next(150, 1), .next(215, 2), .completed(220)])
+        let res = scheduler.start { Observable.zip([e, o]) }
+        XCTAssertEqual(res.events, [.completed(215)])
+        XCTAssertEqual(e.subscriptions, [Subscription(200, 210)])
+        XCTAssertEqual(o.subscriptions, [Subscription(200, 215)])
     }
 
     func testZipCollectionSelectorThrowsAndEmptyCollection() {

@@ -136,7 +136,7 @@ final class SubjectTests: RxTestCase {
     }
 
     func testReplaySubjectUnboundedReplaysEverythingAndError() {
-        let subject = ReplaySubject<Int>.createUnbound()
+        let subject = ReplaySubject<Int>.createUnbounded()
         for value in 1...100 { subject.onNext(value) }
         subject.onError(testError)
         var values: [Int] = []

@@ -18,6 +18,32 @@ final class TestKitTests: RxTestCase {
         second?.dispose()
     }
 
+    func testHotObservableCreatedInlineStillSendsItsEvents() {
+        let scheduler = TestScheduler(initialClock: 0)
+        // Not stored anywhere: only the scheduler's queued events keep it alive, as in RxSwift.
+        let res = scheduler.start {
+            scheduler.createHotObservable([.next(150, 0), .next(210, 1), .next(220, 2), .completed(230)]).map { $0 * 10 }
+        }
+        XCTAssertEqual(res.events, [.next(210, 10), .next(220, 20), .completed(230)])
+    }
+
+    func testHotObservableWithEventsLeftQueuedIsReleasedWithItsScheduler() {
+        weak var released: TestableObservable<Int>?
+        do {
+            let scheduler = TestScheduler(initialClock: 0)
+            let xs = scheduler.createHotObservable([.next(210, 1), .next(500, 2)])
+            released = xs
+            let observer = scheduler.createObserver(Int.self)
+            let subscription = xs.subscribe(observer)
+            scheduler.advanceTo(300)
+            subscription.dispose()
+            XCTAssertEqual(observer.events, [.next(210, 1)])
+            XCTAssertEqual(xs.subscriptions, [Subscription(0, 300)])
+        }
+        // The event at 500 never ran; tearDown checks its queued item was freed too.
+        XCTAssertNil(released)
+    }
+
     func testColdObservableStartsPerSubscription() {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createColdObservable([.next(10, "a"), .completed(20)])

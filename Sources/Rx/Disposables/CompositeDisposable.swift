@@ -1,7 +1,7 @@
 import Synchronization
 
 /// A group of disposables disposed together.
-public final class CompositeDisposable: Cancelable {
+public final class CompositeDisposable: DisposeBase, Cancelable {
     /// Key of a disposable added to the group, used to remove it.
     public struct DisposeKey: Hashable, Sendable {
         fileprivate let value: UInt64
@@ -14,7 +14,7 @@ public final class CompositeDisposable: Cancelable {
     private var nextKey: UInt64 = 0
 
     /// An empty group.
-    public init() {}
+    public override init() {}
 
     /// A group holding `disposables`.
     public init(_ disposable1: Disposable, _ disposable2: Disposable) {

@@ -3,7 +3,7 @@ import Synchronization
 /// Collects disposables and disposes them all when the bag is deallocated.
 ///
 /// Adding to a bag that is being deallocated disposes the disposable immediately.
-public final class DisposeBag {
+public final class DisposeBag: DisposeBase {
     private let lock = RxLock(())
     /// Guarded by `lock`.
     private var disposables: [Disposable] = []
@@ -11,7 +11,7 @@ public final class DisposeBag {
     private var isDisposed = false
 
     /// An empty bag.
-    public init() {}
+    public override init() {}
 
     /// Adds `disposable`, disposed with the bag.
     public func insert(_ disposable: Disposable) {

@@ -2,7 +2,7 @@ import Synchronization
 
 /// Disposes the underlying disposable once it was disposed and every dependent disposable
 /// handed out by `retain()` was disposed too.
-public final class RefCountDisposable: Cancelable {
+public final class RefCountDisposable: DisposeBase, Cancelable {
     private let lock = RxLock(())
     /// Guarded by `lock`.
     private var disposable: Disposable?

@@ -1,7 +1,7 @@
 import Synchronization
 
 /// Holds one disposable that can be replaced; replacing disposes the previous one.
-public final class SerialDisposable: Cancelable {
+public final class SerialDisposable: DisposeBase, Cancelable {
     private let lock = RxLock(())
     /// Guarded by `lock`.
     private var current: Disposable?
@@ -9,7 +9,7 @@ public final class SerialDisposable: Cancelable {
     private var disposed = false
 
     /// An empty serial disposable.
-    public init() {}
+    public override init() {}
 
     /// `true` once disposed.
     public var isDisposed: Bool { lock.performLocked { disposed } }

@@ -1,7 +1,7 @@
 import Synchronization
 
 /// Holds one disposable set once; disposing before the assignment disposes it on assignment.
-public final class SingleAssignmentDisposable: Cancelable {
+public final class SingleAssignmentDisposable: DisposeBase, Cancelable {
     private static let assigned = 1
     private static let disposed = 2
 
@@ -10,7 +10,7 @@ public final class SingleAssignmentDisposable: Cancelable {
     @exclusivity(unchecked) private var disposable: Disposable?
 
     /// An unassigned disposable.
-    public init() {}
+    public override init() {}
 
     /// `true` once disposed.
     public var isDisposed: Bool {

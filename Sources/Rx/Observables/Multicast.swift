@@ -55,7 +55,7 @@ extension ObservableType {
     ///
     /// - returns: The connectable sequence.
     public func replayAll() -> ConnectableObservable<Element> {
-        multicast(makeSubject: { ReplaySubject.createUnbound() })
+        multicast(makeSubject: { ReplaySubject.createUnbounded() })
     }
 }
 

@@ -31,9 +31,15 @@ public class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverT
         ReplaySubject(bufferSize: max(bufferSize, 0))
     }
 
-    /// A subject replaying every element.
-    public static func createUnbound() -> ReplaySubject<Element> {
+    /// A subject replaying every element (RxSwift's name; its memory grows with every element).
+    public static func createUnbounded() -> ReplaySubject<Element> {
         ReplaySubject(bufferSize: nil)
+    }
+
+    /// The spelling `ReplayRelay` uses; RxSwift's `ReplaySubject` only has `createUnbounded()`.
+    @available(*, deprecated, renamed: "createUnbounded()")
+    public static func createUnbound() -> ReplaySubject<Element> {
+        createUnbounded()
     }
 
     /// `true` while at least one observer is subscribed.
