@@ -21,7 +21,7 @@ def metrics(port):
 
 
 def test_two_loops_each_own_sessions_and_sigterm_drains_both():
-    with start_rxlive(extra_args=["--loops", "2", "--login-delay", "0.2"]) as server:
+    with start_rxlive(extra_args=["--loops", "2", "--login-service", "simulated", "--login-delay", "0.2"]) as server:
         sums = [RawWebSocket(server.port, "/ws/sum") for _ in range(6)]
         logins = [RawWebSocket(server.port, "/ws/login") for _ in range(4)]
         for ws in sums + logins:
