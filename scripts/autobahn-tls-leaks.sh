@@ -17,7 +17,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+source scripts/lib/ports.sh
 wait_for_port() {
     for _ in $(seq 600); do
         if python3 -c "import socket, sys; socket.create_connection(('127.0.0.1', $1), timeout=0.2)" 2>/dev/null; then return 0; fi

@@ -12,14 +12,7 @@ WORKERS="${2:-}"
 for product in rxlive ws-bench; do swift build -c release --product "$product" >/dev/null; done
 BIN="$(swift build -c release --show-bin-path)"
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
-wait_port() {  # bounded: 10 s
-    for _ in $(seq 100); do
-        python3 -c "import socket,sys; s=socket.socket(); sys.exit(s.connect_ex(('127.0.0.1',$1)))" && return 0
-        sleep 0.1
-    done
-    echo "server on port $1 did not start" >&2; return 1
-}
+source scripts/lib/ports.sh
 
 WORK="$(mktemp -d)"
 PIDS=()

@@ -27,14 +27,7 @@ if [ -z "$WSLOAD" ]; then
     echo "NOTE no wsload: using ws-bench sum (one change in flight per session)"
 fi
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
-wait_port() {  # bounded: 10 s
-    for _ in $(seq 100); do
-        python3 -c "import socket,sys; s=socket.socket(); sys.exit(s.connect_ex(('127.0.0.1',$1)))" && return 0
-        sleep 0.1
-    done
-    echo "server on port $1 did not start" >&2; return 1
-}
+source scripts/lib/ports.sh
 # "open0 open1 ..." of rxlive_loop_sessions_open from /metrics
 sessions_per_loop() {
     python3 - "$1" <<'PY'

@@ -18,14 +18,7 @@ ulimit -n "$(ulimit -Hn)"   # 10,000 sessions need as many descriptors in each p
 for product in rxlive autobahn-echo ws-bench; do swift build -c release --product "$product" >/dev/null; done
 BIN="$(swift build -c release --show-bin-path)"
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
-wait_port() {  # bounded: 10 s
-    for _ in $(seq 100); do
-        python3 -c "import socket,sys; s=socket.socket(); sys.exit(s.connect_ex(('127.0.0.1',$1)))" && return 0
-        sleep 0.1
-    done
-    echo "server on port $1 did not start" >&2; return 1
-}
+source scripts/lib/ports.sh
 
 PIDS=()
 cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; }

@@ -18,7 +18,7 @@ SERVER_PID=""
 cleanup() { [ -n "$SERVER_PID" ] && kill -KILL "$SERVER_PID" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$WORK"; }
 trap cleanup EXIT
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
+source scripts/lib/ports.sh
 PUBLIC_DIR=Public
 [ -d "$PUBLIC_DIR" ] || PUBLIC_DIR="$(mktemp -d)"
 
