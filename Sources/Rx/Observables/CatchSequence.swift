@@ -16,31 +16,12 @@ extension ObservableType {
     }
 }
 
-private final class CatchSequenceSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
-    typealias Element = Observer.Element
-
-    private var iterator: AnyIterator<Observable<Element>>
-    private let lock = RxLock(())
-    /// Guarded by `lock`: a thread is in the subscription loop of `moveNext`.
-    private var subscribing = false
-    /// Guarded by `lock`: a source failed while the loop was subscribing.
-    private var moveNextRequested = false
-    /// The error of the source that failed last; written before `moveNext`, read by the
+private final class CatchSequenceSink<Observer: ObserverType>: SourceSequenceSink<Observer> {
+    /// The error of the source that failed last; written before `moveNext`, read by its
     /// loop once the sources run out.
     private var lastError: Swift.Error?
-    private let current = SerialDisposable()
 
-    init(iterator: AnyIterator<Observable<Element>>, observer: Observer, cancel: Cancelable) {
-        self.iterator = iterator
-        super.init(observer: observer, cancel: cancel)
-    }
-
-    func run() -> Disposable {
-        moveNext()
-        return current
-    }
-
-    func on(_ event: Event<Element>) {
+    override func on(_ event: Event<Element>) {
         switch event {
         case .next:
             forwardOn(event)
@@ -53,41 +34,12 @@ private final class CatchSequenceSink<Observer: ObserverType>: Sink<Observer>, O
         }
     }
 
-    /// Subscribes to the next source; sources that fail during their subscription are
-    /// followed in a loop rather than recursively (as in `concat`).
-    private func moveNext() {
-        let enter: Bool = lock.performLocked {
-            if subscribing {
-                moveNextRequested = true
-                return false
-            }
-            subscribing = true
-            return true
-        }
-        guard enter else { return }
-        while true {
-            if isDisposed { return }
-            guard let next = iterator.next() else {
-                if let lastError {
-                    forwardOn(.error(lastError))
-                } else {
-                    forwardOn(.completed)
-                }
-                dispose()
-                return
-            }
-            let subscription = SingleAssignmentDisposable()
-            current.disposable = subscription
-            subscription.setDisposable(next.subscribe(self))
-            let again: Bool = lock.performLocked {
-                if moveNextRequested {
-                    moveNextRequested = false
-                    return true
-                }
-                subscribing = false
-                return false
-            }
-            if !again { return }
+    override func sourcesExhausted() {
+        if let lastError {
+            forwardOn(.error(lastError))
+            dispose()
+        } else {
+            super.sourcesExhausted()
         }
     }
 }

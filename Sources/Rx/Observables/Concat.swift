@@ -45,28 +45,8 @@ extension ObservableType where Element: ObservableConvertibleType {
     }
 }
 
-private final class ConcatSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
-    typealias Element = Observer.Element
-
-    private var iterator: AnyIterator<Observable<Element>>
-    private let lock = RxLock(())
-    /// Guarded by `lock`: a thread is in the subscription loop of `moveNext`.
-    private var subscribing = false
-    /// Guarded by `lock`: a source completed while the loop was subscribing.
-    private var moveNextRequested = false
-    private let current = SerialDisposable()
-
-    init(iterator: AnyIterator<Observable<Element>>, observer: Observer, cancel: Cancelable) {
-        self.iterator = iterator
-        super.init(observer: observer, cancel: cancel)
-    }
-
-    func run() -> Disposable {
-        moveNext()
-        return current
-    }
-
-    func on(_ event: Event<Element>) {
+private final class ConcatSink<Observer: ObserverType>: SourceSequenceSink<Observer> {
+    override func on(_ event: Event<Element>) {
         switch event {
         case .next:
             forwardOn(event)
@@ -75,41 +55,6 @@ private final class ConcatSink<Observer: ObserverType>: Sink<Observer>, Observer
             dispose()
         case .completed:
             moveNext()
-        }
-    }
-
-    /// Subscribes to the next source. Sources that complete during their subscription are
-    /// followed in a loop rather than recursively, so long lists of synchronous sources do
-    /// not grow the stack. `iterator` is only used by the thread running the loop.
-    private func moveNext() {
-        let enter: Bool = lock.performLocked {
-            if subscribing {
-                moveNextRequested = true
-                return false
-            }
-            subscribing = true
-            return true
-        }
-        guard enter else { return }
-        while true {
-            if isDisposed { return }
-            guard let next = iterator.next() else {
-                forwardOn(.completed)
-                dispose()
-                return
-            }
-            let subscription = SingleAssignmentDisposable()
-            current.disposable = subscription
-            subscription.setDisposable(next.subscribe(self))
-            let again: Bool = lock.performLocked {
-                if moveNextRequested {
-                    moveNextRequested = false
-                    return true
-                }
-                subscribing = false
-                return false
-            }
-            if !again { return }
         }
     }
 }
