@@ -35,7 +35,8 @@ class Websocat:
             [websocat_path(), "-t", f"ws://127.0.0.1:{port}{path}"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
         self.lines = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
 
     def _read(self):
         for raw in self.proc.stdout:
@@ -81,6 +82,10 @@ class Websocat:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+        # The process is gone, so its stdout ends: let the reader finish before the pipe is
+        # closed (closing under it fails the thread, and a reused descriptor could feed it
+        # another client's bytes).
+        self.reader.join(5)
         self.proc.stdout.close()
         self.proc.stderr.close()
 
