@@ -29,6 +29,10 @@ public final class EventLoop: @unchecked Sendable {
     let writeBuffers: UnsafeMutablePointer<uv_buf_t>
     /// Free write requests for the connections' in-flight writes.
     let writeRequests = WriteRequestPool()
+    /// The connections' deadlines, on one timer.
+    let deadlines: ConnectionDeadlines
+    /// Returns the heap to the system after a burst of closed connections.
+    let heapTrimmer: HeapTrimmer
 
     /// Size of the loop's shared read buffer.
     public static let readBufferSize = 64 * 1024
@@ -44,6 +48,8 @@ public final class EventLoop: @unchecked Sendable {
         ownerThread = Atomic(UInt(pthread_self()))
         readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
         writeBuffers = .allocate(capacity: TCPConnection.maxBuffersPerWrite)
+        deadlines = ConnectionDeadlines(loop: uvLoop)
+        heapTrimmer = HeapTrimmer(loop: uvLoop)
         wakeUp = try WakeUpHandle(loop: self)
     }
 
@@ -98,6 +104,8 @@ public final class EventLoop: @unchecked Sendable {
         guard !stopping else { return }
         stopping = true
         wakeUp.drain()
+        deadlines.close()
+        heapTrimmer.close()
         closeAllHandles()
     }
 

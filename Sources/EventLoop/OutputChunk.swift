@@ -14,6 +14,12 @@ final class OutputChunk {
 
     var freeSpace: Int { Self.capacity - count }
 
+    /// Drops the first `count` bytes (written), moving the rest to the front.
+    func dropFirst(_ count: Int) {
+        storage.copyMemory(from: storage + count, byteCount: self.count - count)
+        self.count -= count
+    }
+
     /// Copies as many bytes of `bytes` as fit; returns how many.
     func append(_ bytes: UnsafeRawBufferPointer) -> Int {
         let n = min(bytes.count, freeSpace)

@@ -114,7 +114,7 @@ public final class TCPAcceptor: LoopHandle {
             Glibc.close(peer)
             return
         }
-        target.open.add(1, ordering: .relaxed)
+        target.open.value.add(1, ordering: .relaxed)
         if target.loop === loop {
             target.adopt(peer)
         } else if !target.loop.submit({ target.adopt(peer) }) {
@@ -125,10 +125,10 @@ public final class TCPAcceptor: LoopHandle {
     private func leastLoadedTarget() -> Target? {
         guard !targets.isEmpty else { return nil }
         var chosen = nextTarget % targets.count
-        var fewest = targets[chosen].open.load(ordering: .relaxed)
+        var fewest = targets[chosen].open.value.load(ordering: .relaxed)
         for step in 1..<targets.count {
             let index = (nextTarget + step) % targets.count
-            let open = targets[index].open.load(ordering: .relaxed)
+            let open = targets[index].open.value.load(ordering: .relaxed)
             if open < fewest { (chosen, fewest) = (index, open) }
         }
         nextTarget = chosen + 1
@@ -161,7 +161,7 @@ public final class TCPAcceptor: LoopHandle {
         let loop: EventLoop
         let onConnection: (TCPConnection) -> Void
         /// Handed to this loop and not yet closed.
-        let open = Atomic<Int>(0)
+        let open = OpenConnectionCount()
 
         init(loop: EventLoop, onConnection: @escaping (TCPConnection) -> Void) {
             self.loop = loop
@@ -175,18 +175,24 @@ public final class TCPAcceptor: LoopHandle {
                 connection.close()
                 return discard(peer)
             }
-            connection.closeObserver = { [self] in open.subtract(1, ordering: .relaxed) }
+            connection.openCount = open
             onConnection(connection)
         }
 
         /// Closes a socket that never became a connection.
         func discard(_ peer: Int32) {
             Glibc.close(peer)
-            open.subtract(1, ordering: .relaxed)
+            open.value.subtract(1, ordering: .relaxed)
         }
     }
 }
 
 private func acceptorIsReadable(_ handle: UnsafeMutablePointer<uv_poll_t>?, _ status: Int32, _ events: Int32) {
     (LoopHandle.owner(of: handle.map(UnsafeMutableRawPointer.init)) as? TCPAcceptor)?.acceptPending()
+}
+
+/// Connections handed to one loop and not yet closed; each connection holds the counter and
+/// counts itself out when it closes.
+final class OpenConnectionCount: Sendable {
+    let value = Atomic<Int>(0)
 }

@@ -10,11 +10,14 @@ public protocol TCPConnectionDelegate: AnyObject {
     func connectionDidClose(_ connection: TCPConnection)
     /// Unsent output fell back to the low-water mark after backpressure paused reading.
     func connectionDidDrain(_ connection: TCPConnection)
+    /// The deadline set with `setDeadline(after:)` passed.
+    func connectionDeadlinePassed(_ connection: TCPConnection)
 }
 
 /// Defaults for the optional delegate methods.
 public extension TCPConnectionDelegate {
     func connectionDidDrain(_ connection: TCPConnection) {}
+    func connectionDeadlinePassed(_ connection: TCPConnection) {}
 }
 
 /// One accepted TCP connection with a write queue and backpressure.
@@ -27,6 +30,13 @@ public extension TCPConnectionDelegate {
 ///
 /// With a `filter` (TLS), reads are decoded before the delegate sees them, and writes are staged
 /// and encoded at `flush()`, so the writes of one turn become as few records as possible.
+///
+/// `flush()` first tries to write synchronously (`uv_try_write`): the common small message
+/// leaves at once and its chunks go straight back to the pool, so an idle connection holds
+/// no output chunk and a burst of closes does not park one chunk per connection.
+///
+/// Each connection has one deadline (`setDeadline(after:)`) on the loop's shared timer; the
+/// delegate uses it for its timeouts and the connection itself for the linger after FIN.
 public final class TCPConnection: LoopHandle {
     private enum OutputState { case open, finishing, shutdownSent }
 
@@ -59,13 +69,19 @@ public final class TCPConnection: LoopHandle {
     private var isReading = false
     /// True while reading is paused because the peer does not take our output.
     public private(set) var isPausedForBackpressure = false
+    /// Reading resumed inside `flush()` (a synchronous write drained the output); the delegate
+    /// hears of it after the next write callback, never from inside its own `flush()` call.
+    private var drainUnnotified = false
     /// True once the peer sent FIN.
     public private(set) var peerFinished = false
     private var accepted = false
-    private var lingerTimer: TimerHandle?
-    /// Runs in the close callback after the delegate's; the acceptor that handed this
-    /// connection to its loop counts it out here.
-    var closeObserver: (() -> Void)?
+    /// The loop time (ms) of this connection's deadline, and its place in the loop's heap
+    /// (-1: none armed); kept by `ConnectionDeadlines`.
+    var deadlineDue: UInt64 = 0
+    var deadlineIndex = -1
+    /// The acceptor's count of open connections on this loop, decremented in the close
+    /// callback after the delegate's (a shared counter, not a closure per connection).
+    var openCount: OpenConnectionCount?
 
     init(loop: EventLoop) throws {
         super.init(loop: loop, type: UV_TCP)
@@ -212,26 +228,69 @@ public final class TCPConnection: LoopHandle {
         string.withUTF8 { write(UnsafeRawBufferPointer($0)) }
     }
 
-    /// Hands queued chunks to libuv unless a write is already in flight (its callback flushes again).
+    /// Writes what is queued: at once as far as the socket takes it, the rest through one
+    /// `uv_write` unless a write is already in flight (its callback flushes again).
     public func flush() {
         guard !isClosing, inFlight.isEmpty else { return }
         if !staged.isEmpty { encodeStaged() }
         guard !isClosing, !queued.isEmpty else { return }
-        let count = min(queued.count, Self.maxBuffersPerWrite)
-        let buffers = loop.writeBuffers  // the loop's scratch array: uv_write copies it
-        for index in 0..<count {
-            let chunk = queued[index]
-            buffers[index] = uv_buf_init(chunk.storage.assumingMemoryBound(to: CChar.self), UInt32(chunk.count))
-            inFlight.append(chunk)
-        }
+        writeNow()
+        guard !isClosing, inFlight.isEmpty, !queued.isEmpty else { return }
+        let count = fillWriteBuffers()
+        inFlight.append(contentsOf: queued[0..<count])
         queued.removeFirst(count)
         let writeRequest = loop.writeRequests.take()
         writeRequest.pointee.data = Unmanaged.passUnretained(self).toOpaque()
-        if uv_write(writeRequest, stream, buffers, UInt32(count), connectionDidWrite) < 0 {
+        if uv_write(writeRequest, stream, loop.writeBuffers, UInt32(count), connectionDidWrite) < 0 {
             loop.writeRequests.give(writeRequest)  // no callback will come for it
             close()
         }
     }
+
+    /// Points the loop's `uv_buf_t` scratch array at the first queued chunks; returns how many.
+    private func fillWriteBuffers() -> Int {
+        let count = min(queued.count, Self.maxBuffersPerWrite)
+        let buffers = loop.writeBuffers  // uv_write and uv_try_write copy or use it before returning
+        for index in 0..<count {
+            let chunk = queued[index]
+            buffers[index] = uv_buf_init(chunk.storage.assumingMemoryBound(to: CChar.self), UInt32(chunk.count))
+        }
+        return count
+    }
+
+    /// Writes queued chunks synchronously while the socket takes them; what it took goes
+    /// back to the pool (a partly written chunk keeps its rest). It tells the delegate
+    /// nothing, so it never runs the delegate's code inside the delegate's own `flush()`.
+    private func writeNow() {
+        while !queued.isEmpty {
+            let count = fillWriteBuffers()
+            let offered = queued[0..<count].reduce(0) { $0 + $1.count }
+            let written = uv_try_write(stream, loop.writeBuffers, UInt32(count))
+            guard written > 0 else { return }  // EAGAIN, or an error the uv_write after it reports
+            var left = Int(written)
+            while left > 0, let chunk = queued.first {
+                if chunk.count <= left {
+                    left -= chunk.count
+                    // Emptied, the array lets its storage go: an idle connection keeps none.
+                    if queued.count == 1 { queued = [] } else { queued.removeFirst() }
+                    loop.chunkPool.give(chunk)
+                } else {
+                    chunk.dropFirst(left)
+                    left = 0
+                }
+            }
+            unsentBytes -= Int(written)
+            if isPausedForBackpressure && unsentBytes <= lowWaterMark {
+                // The caller sees the flag (a paused HTTP pipeline checks it after each answer);
+                // the delegate is told after the next write callback.
+                isPausedForBackpressure = false
+                drainUnnotified = true
+                updateReading()
+            }
+            if Int(written) < offered { return }  // the socket is full
+        }
+    }
+
 
     /// Runs the staged bytes through the filter into the write queue.
     private func encodeStaged() {
@@ -286,27 +345,33 @@ public final class TCPConnection: LoopHandle {
     }
 
     fileprivate func didWrite(status: Int32) {
+        var sent = 0
         for chunk in inFlight {
-            unsentBytes -= chunk.count
+            sent += chunk.count
             loop.chunkPool.give(chunk)
         }
-        inFlight.removeAll(keepingCapacity: true)
+        inFlight.removeAll()
         guard status >= 0 else {
+            unsentBytes -= sent
             close()
             return
         }
         guard !isClosing else { return }
+        unsentBytes -= sent
+        if !queued.isEmpty || !staged.isEmpty { flush() }
+        guard !isClosing else { return }
+        // Backpressure resumes below the low-water mark, here or already in that flush.
         if isPausedForBackpressure && unsentBytes <= lowWaterMark {
             isPausedForBackpressure = false
+            drainUnnotified = true
             updateReading()
+        }
+        if drainUnnotified {
+            drainUnnotified = false
             delegate?.connectionDidDrain(self)
             guard !isClosing else { return }
         }
-        if !queued.isEmpty || !staged.isEmpty {
-            flush()
-        } else if outputState == .finishing {
-            sendShutdown()
-        }
+        if outputState == .finishing, !isClosing, inFlight.isEmpty, queued.isEmpty { sendShutdown() }
     }
 
     // MARK: closing
@@ -345,13 +410,35 @@ public final class TCPConnection: LoopHandle {
             close()
             return
         }
-        lingerTimer = try? loop.scheduleTimer(after: lingerTimeout) { [weak self] in self?.close() }
-        if lingerTimer == nil { close() }
+        setDeadline(after: lingerTimeout)
+    }
+
+    // MARK: deadline
+
+    /// Arms the connection's one deadline: `connectionDeadlinePassed` runs after `delay`
+    /// (at least 1 ms), replacing any deadline armed before. The linger after FIN uses it too.
+    public func setDeadline(after delay: Duration) {
+        guard !isClosing else { return }
+        loop.deadlines.schedule(self, due: loop.nowMilliseconds + max(1, delay.milliseconds))
+    }
+
+    /// Disarms the deadline.
+    public func clearDeadline() {
+        loop.deadlines.remove(self)
+    }
+
+    /// From the loop's deadlines: the linger ends, or the delegate's timeout passed.
+    func deadlinePassed() {
+        guard !isClosing else { return }
+        if outputState == .shutdownSent {
+            close()
+        } else {
+            delegate?.connectionDeadlinePassed(self)
+        }
     }
 
     override func willClose() {
-        lingerTimer?.cancel()
-        lingerTimer = nil
+        loop.deadlines.remove(self)
         isReading = false
     }
 
@@ -364,13 +451,15 @@ public final class TCPConnection: LoopHandle {
         unsentBytes = 0
         filter = nil
         freeRequests()
-        if accepted { LiveCounts.connectionClosed() }
+        if accepted {
+            LiveCounts.connectionClosed()
+            loop.heapTrimmer.connectionClosed()
+        }
         let delegate = self.delegate
         self.delegate = nil
         delegate?.connectionDidClose(self)
-        let closeObserver = self.closeObserver
-        self.closeObserver = nil
-        closeObserver?()
+        openCount?.value.subtract(1, ordering: .relaxed)
+        openCount = nil
     }
 }
 

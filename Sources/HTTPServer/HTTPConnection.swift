@@ -14,14 +14,13 @@ final class HTTPConnection {
         case upgraded
     }
 
-    /// What the connection timer currently measures.
+    /// What the connection's deadline currently measures.
     private enum TimerPurpose { case none, head, idle, stalled }
 
     private let server: HTTPServer
     let tcp: TCPConnection
     private var decoder: HTTPRequestDecoder
     private var phase = Phase.reading
-    private var timer: TimerHandle?
     private var timerPurpose = TimerPurpose.none
     private var peerFinished = false
 
@@ -40,7 +39,6 @@ final class HTTPConnection {
         tcp.maxUnsentBytes = server.configuration.maxUnsentBytes
         tcp.highWaterMark = min(tcp.highWaterMark, server.configuration.maxUnsentBytes / 2)
         tcp.lowWaterMark = min(tcp.lowWaterMark, tcp.highWaterMark / 4)
-        timer = try? TimerHandle(loop: tcp.loop)
         // A new connection must deliver its first head within the head timeout.
         armTimer(.head)
         tcp.startReading()
@@ -56,23 +54,28 @@ final class HTTPConnection {
 
     private func finish() {
         phase = .closing
-        timer?.close()
+        timerPurpose = .none
+        tcp.clearDeadline()
         tcp.finish()
     }
 
     private func armTimer(_ purpose: TimerPurpose) {
-        guard let timer else { return }
         timerPurpose = purpose
         switch purpose {
-        case .none:
-            timer.stop()
-        case .head:
-            timer.start(after: server.configuration.headTimeout) { [unowned self] in headTimedOut() }
-        case .idle:
-            timer.start(after: server.configuration.idleTimeout) { [unowned self] in finish() }
-        case .stalled:
-            // The peer has not taken our answers for a whole idle timeout: give up on it.
-            timer.start(after: server.configuration.idleTimeout) { [unowned self] in tcp.close() }
+        case .none: tcp.clearDeadline()
+        case .head: tcp.setDeadline(after: server.configuration.headTimeout)
+        case .idle, .stalled: tcp.setDeadline(after: server.configuration.idleTimeout)
+        }
+    }
+
+    private func timerFired() {
+        guard phase == .reading else { return }
+        switch timerPurpose {
+        case .none: break
+        case .head: headTimedOut()
+        case .idle: finish()
+        // The peer has not taken our answers for a whole idle timeout: give up on it.
+        case .stalled: tcp.close()
         }
     }
 
@@ -122,8 +125,8 @@ final class HTTPConnection {
 
     private func upgrade(_ request: HTTPRequestHead, key: String, handler: any WebSocketHandler) {
         phase = .upgraded
-        timer?.close()
-        timer = nil
+        timerPurpose = .none
+        tcp.clearDeadline()
         let deflate = WebSocketUpgrade.perMessageDeflate(request, enabled: server.configuration.perMessageDeflate)
         tcp.write(WebSocketHandshake.switchingProtocolsResponse(forKey: key, extensions: deflate?.responseHeaderValue))
         let leftover = decoder.takeRemainingBytes()
@@ -172,9 +175,11 @@ extension HTTPConnection: TCPConnectionDelegate {
         if peerFinished && phase == .reading && !tcp.isPausedForBackpressure { finish() }
     }
 
+    func connectionDeadlinePassed(_ connection: TCPConnection) {
+        timerFired()
+    }
+
     func connectionDidClose(_ connection: TCPConnection) {
-        timer?.close()
-        timer = nil
         if phase != .upgraded { server.connectionClosed(self) }
     }
 }

@@ -182,13 +182,15 @@ public final class HTTPServer {
             deflateStreams = streams
             compression = (deflate, streams)
         }
-        let webSocket = WebSocketConnection(tcp: connection.tcp, request: request, handler: handler,
-                                            configuration: configuration, compression: compression) { [unowned self] closed in
-            webSockets[closed.id] = nil
-            finishShutdownIfDone()
-        }
+        let webSocket = WebSocketConnection(tcp: connection.tcp, handler: handler, server: self, compression: compression)
         webSockets[webSocket.id] = webSocket
-        webSocket.start(leftover: leftover)
+        webSocket.start(request: request, leftover: leftover)
+    }
+
+    /// A WebSocket connection's TCP connection closed.
+    func webSocketClosed(_ webSocket: WebSocketConnection) {
+        webSockets[webSocket.id] = nil
+        finishShutdownIfDone()
     }
 
     /// The Date header value, formatted at most once a second.

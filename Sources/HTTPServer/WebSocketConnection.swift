@@ -6,7 +6,9 @@ import WebSocket
 ///
 /// Frames are decoded by `WebSocketProtocolMachine` straight from the loop's read buffer and
 /// written header + payload into the TCP write queue, so a message costs no allocation here.
-/// Loop thread only.
+/// Its timeouts (heartbeat, pong, close handshake) take turns on the TCP connection's one
+/// deadline, and the upgrade request goes to the handler's `webSocketDidOpen` rather than
+/// being kept: an idle connection holds only what it needs. Loop thread only.
 public final class WebSocketConnection {
     private enum State {
         /// Messages flow both ways.
@@ -21,18 +23,16 @@ public final class WebSocketConnection {
 
     /// A process-wide unique id.
     public let id: UInt64
-    /// The request that opened this connection.
-    public let request: HTTPRequestHead
     private let tcp: TCPConnection
     private var handler: (any WebSocketHandler)?
     private var machine: WebSocketProtocolMachine
     private var state = State.open
-    private let configuration: HTTPServerConfiguration
-    private var heartbeat: TimerHandle?
-    private var deadline: TimerHandle?
+    /// The server, for its configuration and to be told of the close; it outlives its connections.
+    private unowned let server: HTTPServer
     private var awaitingPong = false
+    /// Loop time (ms) of the last ping.
+    private var pingSentAt: UInt64 = 0
     private var didNotifyOpen = false
-    private var onClosed: ((WebSocketConnection) -> Void)?
     /// Set when permessage-deflate was negotiated: its settings and the loop's shared zlib
     /// streams (the connection owns no stream, so an idle one costs no zlib memory).
     private let compression: (parameters: PerMessageDeflateParameters, streams: PerMessageDeflateStreams)?
@@ -46,17 +46,16 @@ public final class WebSocketConnection {
     /// True until a close frame was sent or received or the connection failed.
     public var isOpen: Bool { state == .open }
 
-    init(tcp: TCPConnection, request: HTTPRequestHead, handler: any WebSocketHandler,
-         configuration: HTTPServerConfiguration,
-         compression: (parameters: PerMessageDeflateParameters, streams: PerMessageDeflateStreams)? = nil,
-         onClosed: @escaping (WebSocketConnection) -> Void) {
+    private var configuration: HTTPServerConfiguration { server.configuration }
+
+    init(tcp: TCPConnection, handler: any WebSocketHandler, server: HTTPServer,
+         compression: (parameters: PerMessageDeflateParameters, streams: PerMessageDeflateStreams)? = nil) {
         id = Self.nextID.add(1, ordering: .relaxed).oldValue
         self.tcp = tcp
-        self.request = request
         self.handler = handler
-        self.configuration = configuration
-        self.onClosed = onClosed
+        self.server = server
         self.compression = compression
+        let configuration = server.configuration
         machine = WebSocketProtocolMachine(configuration: .init(
             maxMessageSize: configuration.maxMessageSize, acceptsBinary: configuration.acceptsBinaryMessages,
             requiresMasking: true), inflater: compression?.streams.inflater)
@@ -64,16 +63,12 @@ public final class WebSocketConnection {
 
     /// Takes over the TCP connection after the 101 response; `leftover` are bytes that came
     /// after the request head.
-    func start(leftover: [UInt8]) {
+    func start(request: HTTPRequestHead, leftover: [UInt8]) {
         tcp.delegate = TCPEvents(self)
         tcp.lingerTimeout = configuration.closeTimeout
-        if let interval = configuration.pingInterval {
-            heartbeat = try? TimerHandle(loop: tcp.loop)
-            heartbeat?.start(after: interval, repeating: interval) { [unowned self] in sendHeartbeat() }
-        }
-        deadline = try? TimerHandle(loop: tcp.loop)
+        if let interval = configuration.pingInterval { tcp.setDeadline(after: interval) }
         didNotifyOpen = true
-        handler?.webSocketDidOpen(self)
+        handler?.webSocketDidOpen(self, request: request)
         if !leftover.isEmpty {
             leftover.withUnsafeBytes { receive($0) }
         }
@@ -135,8 +130,7 @@ public final class WebSocketConnection {
         state = .closeSent
         writeClose(WebSocketCloseCode(rawValue: code), reason: reason)
         tcp.flush()
-        heartbeat?.close()
-        deadline?.start(after: configuration.closeTimeout) { [unowned self] in tcp.close() }
+        tcp.setDeadline(after: configuration.closeTimeout)
     }
 
     /// Drops the TCP connection at once, without a close handshake.
@@ -146,22 +140,41 @@ public final class WebSocketConnection {
     private func finish() {
         guard state != .finished else { return }
         state = .finished
-        heartbeat?.close()
-        deadline?.close()
+        tcp.clearDeadline()
         tcp.finish()
     }
 
-    // MARK: heartbeat
+    // MARK: heartbeat and timeouts
 
-    private func sendHeartbeat() {
-        guard state == .open, !awaitingPong else { return }
-        awaitingPong = true
-        writeFrame(.ping, UnsafeRawBufferPointer(start: nil, count: 0))
-        tcp.flush()
-        deadline?.start(after: configuration.pongTimeout) { [unowned self] in
+    /// The one deadline: the next ping, the pong's, or the close handshake's.
+    private func deadlinePassed() {
+        switch state {
+        case .open where awaitingPong:
             // No pong in time: the peer is gone (no FIN ever came), so skip the handshake.
-            if state == .open { tcp.close() }
+            tcp.close()
+        case .open:
+            guard configuration.pingInterval != nil else { return }
+            awaitingPong = true
+            pingSentAt = tcp.loop.nowMilliseconds
+            writeFrame(.ping, UnsafeRawBufferPointer(start: nil, count: 0))
+            tcp.flush()
+            tcp.setDeadline(after: configuration.pongTimeout)
+        case .closeSent:
+            tcp.close()
+        case .finished:
+            break
         }
+    }
+
+    /// After a pong: the next ping keeps the heartbeat's cadence, an interval after the last
+    /// one (a tick that passed while the pong was awaited is skipped).
+    private func scheduleNextPing() {
+        guard let interval = configuration.pingInterval else { return tcp.clearDeadline() }
+        let step = UInt64(max(1, (interval / .milliseconds(1)).rounded(.up)))
+        let now = tcp.loop.nowMilliseconds
+        var next = pingSentAt + step
+        if next <= now { next += ((now - next) / step + 1) * step }
+        tcp.setDeadline(after: .milliseconds(Int64(next - now)))
     }
 
     // MARK: receiving
@@ -178,7 +191,7 @@ public final class WebSocketConnection {
             case .pongReceived:
                 if awaitingPong && state == .open {
                     awaitingPong = false
-                    deadline?.stop()
+                    scheduleNextPing()
                 }
             case .peerClosed(let code, _):
                 if state == .open { writeClose(code) }
@@ -200,15 +213,10 @@ public final class WebSocketConnection {
 
     fileprivate func tcpDidClose() {
         state = .finished
-        heartbeat?.close()
-        deadline?.close()
-        heartbeat = nil
-        deadline = nil
         let handler = self.handler
         self.handler = nil
         if didNotifyOpen { handler?.webSocketDidClose(self) }
-        onClosed?(self)
-        onClosed = nil
+        server.webSocketClosed(self)
     }
 
     /// Forwards the socket's events; keeps the connection alive until TCP is closed.
@@ -218,5 +226,6 @@ public final class WebSocketConnection {
         func connection(_ connection: TCPConnection, didRead bytes: UnsafeRawBufferPointer) { owner.receive(bytes) }
         func connectionDidReachEOF(_ connection: TCPConnection) { owner.tcpDidReachEOF() }
         func connectionDidClose(_ connection: TCPConnection) { owner.tcpDidClose() }
+        func connectionDeadlinePassed(_ connection: TCPConnection) { owner.deadlinePassed() }
     }
 }

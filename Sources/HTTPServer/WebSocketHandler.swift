@@ -1,8 +1,9 @@
 /// The application side of one WebSocket connection. Every call comes on the connection's
 /// loop thread; `webSocketDidClose` comes exactly once, whatever ended the connection.
 public protocol WebSocketHandler: AnyObject {
-    /// The handshake completed; the connection can send.
-    func webSocketDidOpen(_ connection: WebSocketConnection)
+    /// The handshake completed; the connection can send. `request` is the upgrade request;
+    /// the connection does not keep it, so take what you need of it now.
+    func webSocketDidOpen(_ connection: WebSocketConnection, request: HTTPRequestHead)
     /// A complete, valid UTF-8 text message arrived.
     func webSocket(_ connection: WebSocketConnection, didReceiveText text: String)
     /// The same message as bytes, valid only during the call. The default makes a String

@@ -80,10 +80,9 @@ public struct WebSocketProtocolMachine {
     private var messageCompressed = false
     private var message: [UInt8] = []
     private var utf8 = UTF8Validator()
-    // Sixteen words: room for the 125-byte control payload.
-    private var controlStorage: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
-                                 UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
-        = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    /// The payload of the control frame being read (at most 125 bytes), allocated for it and
+    /// released after it: control frames are rare, and an idle connection keeps no room.
+    private var controlStorage: [UInt8] = []
 
     /// Message buffers bigger than this are released after their message.
     private static let retainedMessageCapacity = 4096
@@ -220,7 +219,8 @@ public struct WebSocketProtocolMachine {
         let start = Int(frame.offset)
         let key = frame.key
         let offset = frame.offset
-        withUnsafeMutableBytes(of: &controlStorage) { storage in
+        if controlStorage.isEmpty { controlStorage = [UInt8](repeating: 0, count: 125) }
+        controlStorage.withUnsafeMutableBytes { storage in
             let target = UnsafeMutableRawBufferPointer(rebasing: storage[start ..< start + chunk.count])
             target.copyMemory(from: chunk)
             key?.apply(to: target, frameOffset: offset)
@@ -303,7 +303,7 @@ public struct WebSocketProtocolMachine {
         let length = Int(frame.length)
         var failure: WebSocketCloseCode?
         var code: WebSocketCloseCode?
-        withUnsafeBytes(of: &controlStorage) { storage in
+        controlStorage.withUnsafeBytes { storage in
             if length == 1 {
                 failure = .protocolError
             } else if length >= 2 {
@@ -322,19 +322,21 @@ public struct WebSocketProtocolMachine {
             return
         }
         phase = .finished
-        withUnsafeBytes(of: &controlStorage) { storage in
+        controlStorage.withUnsafeBytes { storage in
             let reason = length >= 2 ? UnsafeRawBufferPointer(rebasing: storage[2 ..< length])
                                      : UnsafeRawBufferPointer(rebasing: storage[0 ..< 0])
             onEvent(.peerClosed(code: code, reason: reason))
         }
+        controlStorage = []
         releaseMessage()
     }
 
     private mutating func withControlPayload(_ body: (UnsafeRawBufferPointer) -> Void) {
         let length = Int(frame.length)
-        withUnsafeBytes(of: &controlStorage) { storage in
+        controlStorage.withUnsafeBytes { storage in
             body(UnsafeRawBufferPointer(rebasing: storage[0 ..< length]))
         }
+        controlStorage = []
     }
 
     private mutating func finish(_ onEvent: (Event) -> Void, _ event: Event) {

@@ -11,7 +11,7 @@ import Glibc
 
 /// Echoes text as text and binary as binary, without copying through a String.
 final class EchoHandler: WebSocketHandler {
-    func webSocketDidOpen(_ connection: WebSocketConnection) {}
+    func webSocketDidOpen(_ connection: WebSocketConnection, request: HTTPRequestHead) {}
     func webSocket(_ connection: WebSocketConnection, didReceiveText text: String) { connection.send(text: text) }
     func webSocket(_ connection: WebSocketConnection, didReceiveTextBytes bytes: UnsafeRawBufferPointer) {
         connection.send(textBytes: bytes)

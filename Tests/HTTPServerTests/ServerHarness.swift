@@ -81,7 +81,7 @@ extension TestByteStream {
 final class RecordingHandler: WebSocketHandler {
     let events: Locked<[String]>
     init(events: Locked<[String]>) { self.events = events }
-    func webSocketDidOpen(_ connection: WebSocketConnection) { events.withLock { $0.append("open") } }
+    func webSocketDidOpen(_ connection: WebSocketConnection, request: HTTPRequestHead) { events.withLock { $0.append("open") } }
     func webSocket(_ connection: WebSocketConnection, didReceiveText text: String) {
         events.withLock { $0.append("text:\(text)") }
         if text == "close me" { connection.close(code: 1000, reason: "bye") } else { connection.send(text: "echo:" + text) }

@@ -6,23 +6,53 @@ import ViewModels
 public struct WireOutput<Output> {
     /// The output's name in messages.
     public let name: String
-    /// Subscribes the output of one session: each element becomes a message for `send`;
-    /// an error goes to `fail`; while someone watches the session, every event is also
-    /// recorded into `trace` as a marble of this output's lane.
-    let bind: (_ output: Output, _ trace: Tap<Marble>, _ send: @escaping (String) -> Void, _ fail: @escaping (Error) -> Void) -> Disposable
+    /// Subscribes the output of one session: each element becomes a message for `sink`,
+    /// an error goes to it as a failure; while someone watches the session, every event is
+    /// also recorded into `trace` as a marble of this output's lane.
+    let bind: (_ output: Output, _ trace: Tap<Marble>, _ sink: any SessionOutputSink) -> Disposable
 
     /// The output named `name`, read from `stream` of the view model's `Output`.
     public init<Element: JSONValueEncodable>(_ name: String, _ stream: KeyPath<Output, Observable<Element>>) {
         self.name = name
         let template = OutputMessageTemplate(output: name)
-        // Made once per output, not per session: a session's tap allocates no closure of its own.
-        let marble: (Event<Element>) -> Marble = { event in Marble(lane: name, event: event) }
-        bind = { output, trace, send, fail in
-            output[keyPath: stream]
-                .tap(trace, marble)
-                .subscribe(
-                    onNext: { send(template.message($0)) },
-                    onError: { fail($0) })
+        bind = { output, trace, sink in
+            output[keyPath: stream].subscribe(WireOutputObserver(lane: name, sink: sink, trace: trace, template: template))
+        }
+    }
+}
+
+/// Where a session's output messages go (the session).
+protocol SessionOutputSink: AnyObject {
+    /// One output element as its message.
+    func sendOutput(_ message: String)
+    /// The output stream failed.
+    func outputFailed(_ error: Error)
+}
+
+/// Writes one output stream's elements as messages to the session, and records each event
+/// as a marble into the session's `Tap` while a viewer watches (as a `tap` operator on the
+/// stream would, without its sink and disposer): one object per output and session, where
+/// `tap(...).subscribe(onNext:onError:)` would make four.
+private final class WireOutputObserver<Element: JSONValueEncodable>: ObserverType {
+    private let lane: String
+    /// Weak: the session owns the subscription, and a late event finds it gone.
+    private weak var sink: (any SessionOutputSink)?
+    private let trace: Tap<Marble>
+    private let template: OutputMessageTemplate
+
+    init(lane: String, sink: any SessionOutputSink, trace: Tap<Marble>, template: OutputMessageTemplate) {
+        self.lane = lane
+        self.sink = sink
+        self.trace = trace
+        self.template = template
+    }
+
+    func on(_ event: Event<Element>) {
+        trace.record(Marble(lane: lane, event: event))
+        switch event {
+        case .next(let element): sink?.sendOutput(template.message(element))
+        case .error(let error): sink?.outputFailed(error)
+        case .completed: break
         }
     }
 }

@@ -19,9 +19,11 @@ public struct WireViewModel {
     let lanes: [MarbleLane]
     /// Which inputs are secret, by input index.
     let secretInputs: [Bool]
-    /// Builds one session's graph; its outputs record into `trace` while it is observed.
-    let build: (_ client: WireClient, _ trace: Tap<Marble>, _ send: @escaping (String) -> Void,
-                _ fail: @escaping (Error) -> Void) -> SessionGraph
+    /// Whether any input has a tap limit (sessions keep token buckets only then).
+    let hasTapLimits: Bool
+    /// Builds one session's graph; its outputs record into `trace` while it is observed and
+    /// send their messages to `sink`.
+    let build: (_ client: WireClient, _ trace: Tap<Marble>, _ sink: any SessionOutputSink) -> SessionGraph
 
     /// Declares a view model on the wire.
     /// - Parameters:
@@ -61,16 +63,17 @@ public struct WireViewModel {
         inputs = InputTable(declarations.map { (name: $0.name, kind: $0.kind) })
         outputNames = outputs.map(\.name)
         tapLimits = declarations.map(\.limit)
+        hasTapLimits = declarations.contains { $0.limit != nil }
         self.access = access
         secretInputs = declarations.map(\.secret)
         lanes = declarations.map { MarbleLane(name: $0.name, role: .input, shape: $0.secret ? .secret : $0.kind == .tap ? .tap : .value) }
             + outputs.map { MarbleLane(name: $0.name, role: .output, shape: .value) }
-        build = { client, trace, send, fail in
+        build = { client, trace, sink in
             let wire = WireInputs(client: client)
             let session = context(client)
             let output = viewModel(session).transform(input: input(wire, session))
             assert(wire.declarations == declarations, "the input closure of \(name) must declare the same inputs every time")
-            let subscriptions = outputs.map { $0.bind(output, trace, send, fail) }
+            let subscriptions = outputs.map { $0.bind(output, trace, sink) }
             return SessionGraph(feeds: wire.feeds, subscriptions: subscriptions)
         }
     }

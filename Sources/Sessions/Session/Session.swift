@@ -6,15 +6,19 @@ import ViewModels
 /// One session: one view model's graph bound to one connection.
 ///
 /// Lifecycle: `open()` sends `ready`, builds the graph (a subject per input, `transform`
-/// once, every output subscribed into the session's `DisposeBag`); `receive(_:)` feeds
-/// a decoded message to its subject or answers an error, leaving the session as it
-/// was; `close()` disposes the bag (cancelling a pending login and its timer) and from
-/// then on nothing is sent or fed.
+/// once, every output subscribed); `receive(_:)` feeds a decoded message to its subject
+/// or answers an error, leaving the session as it was; `close()` disposes the output
+/// subscriptions (cancelling a pending login and its timer) and from then on nothing is
+/// sent or fed.
+///
+/// Memory: a server holds thousands of idle sessions, so an open session's state lives in
+/// this one object (no separate bag or state box) and rate-limit buckets exist only for the
+/// limits that apply.
 ///
 /// Every method runs on the connection's owner thread (its event loop). Output
 /// elements that arrive on another thread (a scheduler that is not the loop's) hop
 /// to the owner thread before they touch the session.
-final class Session: @unchecked Sendable {  // mutable state is touched only on the transport's owner thread
+final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state is touched only on the transport's owner thread
     private let endpoint: SessionEndpoint
     private let transport: any SessionTransport
     private let idBits = UInt64.random(in: 0...UInt64.max)
@@ -30,25 +34,20 @@ final class Session: @unchecked Sendable {  // mutable state is touched only on 
     /// The session's opaque id, sent in `ready`: 64 random bits in hex.
     var id: String { String(idBits, radix: 16) }
 
-    /// The session's explicit lifecycle.
+    /// The session's explicit lifecycle; the graph exists while `open`.
     private enum State {
         case idle
-        case open(Running)
+        case open
         case closed
     }
 
-    /// What an open session holds.
-    private final class Running {
-        var feeds: [WireInputs.Feed] = []
-        var disposeBag = DisposeBag()
-        var messageBucket: TokenBucket?
-        var tapBuckets: [TokenBucket?]
-
-        init(messageBucket: TokenBucket?, tapBuckets: [TokenBucket?]) {
-            self.messageBucket = messageBucket
-            self.tapBuckets = tapBuckets
-        }
-    }
+    /// The input subjects, by input index (while open).
+    private var feeds: [WireInputs.Feed] = []
+    /// The output subscriptions, disposed by `close()`.
+    private var subscriptions: [Disposable] = []
+    private var messageBucket: TokenBucket?
+    /// By input index; empty when no input has a tap limit.
+    private var tapBuckets: [TokenBucket?] = []
 
     init(endpoint: SessionEndpoint, transport: any SessionTransport, clientAddress: String = "") {
         self.endpoint = endpoint
@@ -73,20 +72,16 @@ final class Session: @unchecked Sendable {  // mutable state is touched only on 
         send(endpoint.ready.message(session: id))
         let now = endpoint.clock()
         endpoint.registry.add(self, id: idBits, viewModel: wire.name, now: now)
-        let running = Running(
-            messageBucket: endpoint.configuration.messageLimit.map { TokenBucket($0, now: now) },
-            tapBuckets: wire.tapLimits.map { limit in limit.map { TokenBucket($0, now: now) } })
-        // Open before subscribing, so elements emitted on subscription are sent.
-        state = .open(running)
-        let client = WireClient(address: clientAddress, refuse: { [weak self] error in self?.refuseFromService(error) })
-        let graph = wire.build(
-            client, trace,
-            { [weak self] message in self?.sendOutput(message) },
-            { [weak self] error in self?.outputFailed(error) })
-        running.feeds = graph.feeds
-        for subscription in graph.subscriptions {
-            running.disposeBag.insert(subscription)
+        messageBucket = endpoint.configuration.messageLimit.map { TokenBucket($0, now: now) }
+        if wire.hasTapLimits {
+            tapBuckets = wire.tapLimits.map { limit in limit.map { TokenBucket($0, now: now) } }
         }
+        // Open before subscribing, so elements emitted on subscription are sent.
+        state = .open
+        let client = WireClient(address: clientAddress, refuse: { [weak self] error in self?.refuseFromService(error) })
+        let graph = wire.build(client, trace, self)
+        feeds = graph.feeds
+        subscriptions = graph.subscriptions
         logger.debug("session opened", metadata: ["session": "\(id)", "viewModel": "\(wire.name)"])
     }
 
@@ -98,7 +93,7 @@ final class Session: @unchecked Sendable {  // mutable state is touched only on 
 
     /// Handles one client text message given as UTF-8 bytes (valid during the call).
     func receive(utf8 bytes: UnsafeBufferPointer<UInt8>) {
-        guard case .open(let running) = state else { return }
+        guard case .open = state else { return }
         loopMetrics?.messageReceived()
         // The clock is read only when a limit applies or a dashboard times messages, at most
         // once for both (and once more at the end for the latency).
@@ -110,7 +105,7 @@ final class Session: @unchecked Sendable {  // mutable state is touched only on 
             return time
         }
         let arrival: UInt64? = metrics.isTimingLatency ? now() : nil
-        if running.messageBucket?.take(now: now()) == false {
+        if messageBucket?.take(now: now()) == false {
             refuse(ProtocolError(.rateLimited, "too many messages; slow down"))
             return
         }
@@ -118,12 +113,12 @@ final class Session: @unchecked Sendable {  // mutable state is touched only on 
         case .failure(let error):
             refuse(error)
         case .success(let event):
-            if running.tapBuckets[event.index]?.take(now: now()) == false {
+            if !tapBuckets.isEmpty, tapBuckets[event.index]?.take(now: now()) == false {
                 refuse(ProtocolError(.rateLimited, "too many \"\(wire.inputs.inputs[event.index].name)\" taps; wait a moment"))
                 return
             }
             trace.record(inputMarble(event))
-            switch (running.feeds[event.index], event.payload) {
+            switch (feeds[event.index], event.payload) {
             case (.text(let subject), .text(let value)): subject.onNext(value)
             case (.tap(let subject), .tap): subject.onNext(())
             default: assertionFailure("the input table and the feeds disagree on \(event.index)")
@@ -150,13 +145,16 @@ final class Session: @unchecked Sendable {  // mutable state is touched only on 
 
     /// Disposes the graph; nothing is sent afterwards. Safe to call more than once.
     func close() {
-        guard case .open(let running) = state else {
+        guard case .open = state else {
             state = .closed
             return
         }
         state = .closed
-        // Replacing the bag disposes every subscription now, cancelling pending timers.
-        running.disposeBag = DisposeBag()
+        // Disposes every subscription now, cancelling pending timers, and lets the graph go.
+        let subscriptions = self.subscriptions
+        self.subscriptions = []
+        feeds = []
+        for subscription in subscriptions { subscription.dispose() }
         endpoint.registry.remove(id: idBits)
         // A viewer sees every lane complete, as the session's streams end here.
         if trace.isObserved {
@@ -170,7 +168,7 @@ final class Session: @unchecked Sendable {  // mutable state is touched only on 
 
     // MARK: sending
 
-    private func sendOutput(_ message: String) {
+    func sendOutput(_ message: String) {
         guard transport.isOnOwnerThread else {
             transport.executeOnOwnerThread { [self] in sendOutput(message) }
             return
@@ -179,7 +177,7 @@ final class Session: @unchecked Sendable {  // mutable state is touched only on 
         send(message)
     }
 
-    private func outputFailed(_ error: Error) {
+    func outputFailed(_ error: Error) {
         guard transport.isOnOwnerThread else {
             let description = "\(error)"
             transport.executeOnOwnerThread { [self] in outputFailed(description) }

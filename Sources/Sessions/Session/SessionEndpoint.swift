@@ -1,4 +1,5 @@
 import Dispatch
+import EventLoop
 import Logging
 
 /// What every session of one endpoint (`/ws/<name>`) shares, built once per route, so
@@ -13,6 +14,9 @@ final class SessionEndpoint {
     let registry: SessionRegistry
     /// The index of the event loop these sessions live on (for per-loop metrics).
     let loop: Int
+    /// That event loop, where the sessions' output hops to from other threads (nil in unit
+    /// tests, whose transports run the work themselves).
+    let eventLoop: EventLoop?
     let logger: Logger
     /// Monotonic nanoseconds, for rate limits.
     let clock: @Sendable () -> UInt64
@@ -21,7 +25,7 @@ final class SessionEndpoint {
 
     init(
         wire: WireViewModel, configuration: SessionConfiguration, metrics: SessionMetrics,
-        registry: SessionRegistry = SessionRegistry(), logger: Logger, loop: Int = 0,
+        registry: SessionRegistry = SessionRegistry(), logger: Logger, loop: Int = 0, eventLoop: EventLoop? = nil,
         clock: @escaping @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds }
     ) {
         self.wire = wire
@@ -29,6 +33,7 @@ final class SessionEndpoint {
         self.metrics = metrics
         self.registry = registry
         self.loop = loop
+        self.eventLoop = eventLoop
         self.logger = logger
         self.clock = clock
         ready = ReadyMessageTemplate(viewModel: wire.name, inputs: wire.inputs.inputs, outputs: wire.outputNames)

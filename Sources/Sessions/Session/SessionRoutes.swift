@@ -43,7 +43,8 @@ public enum SessionRoutes {
         for (loop, server) in servers.enumerated() {
             for wire in viewModels {
                 let endpoint = SessionEndpoint(wire: wire, configuration: configuration, metrics: metrics,
-                                               registry: monitor.registry, logger: logger, loop: loop)
+                                               registry: monitor.registry, logger: logger, loop: loop,
+                                               eventLoop: server.loop)
                 server.addWebSocketRoute("/ws/\(wire.name)") { SessionWebSocketHandler(endpoint: endpoint) }
             }
             server.addRoute("/metrics") { _ in

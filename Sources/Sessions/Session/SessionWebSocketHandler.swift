@@ -3,26 +3,31 @@ import HTTPServer
 
 /// Binds one WebSocket connection to one `Session`: created per upgrade by the route
 /// factory, it opens the session with the connection, feeds it every text message
-/// straight from the frame's bytes, and closes it exactly once.
-final class SessionWebSocketHandler: WebSocketHandler {
+/// straight from the frame's bytes, and closes it exactly once. It is also the session's
+/// transport, so a session costs the connection one object here, not two.
+// @unchecked Sendable: the connection is used on its loop thread only; `loop` is thread-safe.
+final class SessionWebSocketHandler: WebSocketHandler, SessionTransport, @unchecked Sendable {
     private let endpoint: SessionEndpoint
     private var session: Session?
+    /// Set while open; cleared at the close, which breaks the connection <-> handler cycle.
+    private var connection: WebSocketConnection?
 
     init(endpoint: SessionEndpoint) {
         self.endpoint = endpoint
     }
 
-    func webSocketDidOpen(_ connection: WebSocketConnection) {
+    func webSocketDidOpen(_ connection: WebSocketConnection, request: HTTPRequestHead) {
         // Refused after the upgrade rather than before, so a browser sees why (the close
         // reason); the handshake status of a refused upgrade is hidden from scripts.
-        guard endpoint.admits(query: connection.request.query) else {
+        guard endpoint.admits(query: request.query) else {
             connection.close(code: 1008, reason: "this endpoint needs the admin token")
             return
         }
+        self.connection = connection
         let address = ClientAddress.resolve(
-            peer: connection.peerAddress ?? "", forwardedFor: connection.request.headers(named: "x-forwarded-for"),
+            peer: connection.peerAddress ?? "", forwardedFor: request.headers(named: "x-forwarded-for"),
             trustedProxies: endpoint.configuration.trustedProxies)
-        let session = Session(endpoint: endpoint, transport: WebSocketTransport(connection), clientAddress: address)
+        let session = Session(endpoint: endpoint, transport: self, clientAddress: address)
         self.session = session
         session.open()
     }
@@ -37,32 +42,25 @@ final class SessionWebSocketHandler: WebSocketHandler {
 
     func webSocketDidClose(_ connection: WebSocketConnection) {
         session?.close()
-        // Drops the session, its graph and its transport, breaking the connection <-> session cycle.
+        // Drops the session and its graph, breaking the session <-> handler cycle.
         session = nil
+        self.connection = nil
     }
-}
 
-/// A `WebSocketConnection` as a session's transport.
-private final class WebSocketTransport: SessionTransport, @unchecked Sendable {  // the connection is used on its loop thread only; `loop` is thread-safe
-    private let connection: WebSocketConnection
-    private let loop: EventLoop
-
-    init(_ connection: WebSocketConnection) {
-        self.connection = connection
-        loop = connection.eventLoop
-    }
+    // MARK: SessionTransport
 
     func send(text: String) {
-        connection.send(text: text)
+        connection?.send(text: text)
     }
 
     func close(code: UInt16, reason: String) {
-        connection.close(code: code, reason: reason)
+        connection?.close(code: code, reason: reason)
     }
 
-    var isOnOwnerThread: Bool { loop.inEventLoop }
+    var isOnOwnerThread: Bool { endpoint.eventLoop?.inEventLoop ?? true }
 
     func executeOnOwnerThread(_ work: @escaping @Sendable () -> Void) {
+        guard let loop = endpoint.eventLoop else { return work() }
         loop.execute(work)
     }
 }
