@@ -50,6 +50,7 @@ final class ConnectionDeadlines {
         guard index >= 0 else { return }
         connection.deadlineIndex = -1
         let last = heap.removeLast()
+        if heap.isEmpty { heap = [] }  // lets the storage go once every connection is gone
         guard index < heap.count else { return }
         heap[index] = last
         last.takeUnretainedValue().deadlineIndex = index

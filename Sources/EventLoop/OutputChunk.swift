@@ -34,7 +34,8 @@ final class OutputChunk {
 /// The loop's free list of output chunks (loop thread only), bounded so a burst does not pin memory.
 final class OutputChunkPool {
     private var free: [OutputChunk] = []
-    private let maxPooled = 256
+    // Writes leave at once when the socket takes them, so few chunks are out at a time.
+    private let maxPooled = 32
 
     func take() -> OutputChunk {
         if let chunk = free.popLast() { return chunk }

@@ -169,13 +169,13 @@ public final class HTTPServer {
     }
 
     func connectionClosed(_ connection: HTTPConnection) {
-        connections[ObjectIdentifier(connection)] = nil
+        connections.removeValueAndShrink(forKey: ObjectIdentifier(connection))
         finishShutdownIfDone()
     }
 
     func upgraded(_ connection: HTTPConnection, request: HTTPRequestHead, handler: any WebSocketHandler, leftover: [UInt8],
                   deflate: PerMessageDeflateParameters? = nil) {
-        connections[ObjectIdentifier(connection)] = nil
+        connections.removeValueAndShrink(forKey: ObjectIdentifier(connection))
         var compression: (PerMessageDeflateParameters, PerMessageDeflateStreams)?
         if let deflate {
             let streams = deflateStreams ?? PerMessageDeflateStreams()
@@ -189,7 +189,7 @@ public final class HTTPServer {
 
     /// A WebSocket connection's TCP connection closed.
     func webSocketClosed(_ webSocket: WebSocketConnection) {
-        webSockets[webSocket.id] = nil
+        webSockets.removeValueAndShrink(forKey: webSocket.id)
         finishShutdownIfDone()
     }
 

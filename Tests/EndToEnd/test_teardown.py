@@ -1,6 +1,8 @@
 """End-to-end teardown: 1,000 sessions closed in every way, then the server's own
 counters (GET /metrics) must be back where they started: no open session, no live
-Rx resource (so no pending login timer) left behind. Then SIGTERM drains.
+Rx resource (so no pending login timer) left behind. Then SIGTERM drains. And 10,000
+sessions opened and closed by ws-bench leave no Rx resource behind and give their
+memory back: resident memory returns within 5 % of where it started.
 
 The client here is a small raw WebSocket client on Python sockets, so it can also
 misbehave: reset the TCP connection, break the protocol, never answer pings.
@@ -8,9 +10,11 @@ misbehave: reset the TCP connection, break the protocol, never answer pings.
 import base64
 import json
 import os
+import resource
 import signal
 import socket
 import struct
+import subprocess
 import time
 
 import pytest
@@ -301,3 +305,62 @@ def test_sigterm_drains_sessions_with_1001_and_exits_zero():
         assert server.proc.wait(10) == 0
     finally:
         server.stop()
+
+
+TEN_THOUSAND = 10_000
+
+
+def resident_kib(pid):
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    raise AssertionError("no VmRSS")
+
+
+def open_and_close_idle_sessions(port, count):
+    """ws-bench holds `count` sum sessions open until each got `ready`, then closes them all
+    with close handshakes; returns its report."""
+    done = subprocess.run([str(support.binary("ws-bench")), "idle", "--port", str(port), "--sessions", str(count),
+                           "--hold", "2"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"{count}/{count} sessions open" in done.stdout, done.stdout
+    return done.stdout
+
+
+def test_ten_thousand_sessions_opened_and_closed_give_back_rx_resources_and_memory():
+    # Each session is a socket on both sides: raise the soft descriptor limit for both
+    # processes (they inherit it) as far as the hard limit allows.
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < TEN_THOUSAND + 200:
+        pytest.skip(f"the descriptor limit ({hard}) is below {TEN_THOUSAND} sessions")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    try:
+        with support.start_rxlive(extra_args=["--loops", "1"]) as server:
+            pid = server.proc.pid
+            # The first sessions build what lives as long as the process (type metadata,
+            # the loop's pools); the start is measured after them.
+            open_and_close_idle_sessions(server.port, 200)
+            start = wait_for_baseline(server.port, metrics(server.port), timeout=10.0)
+            time.sleep(1.5)  # the loop trims its heap a second after a burst of closes
+            rss_start = resident_kib(pid)
+
+            report = open_and_close_idle_sessions(server.port, TEN_THOUSAND)
+            assert resident_kib(pid) > rss_start, "the sessions were held in this process"
+            end = wait_for_baseline(server.port, start, timeout=20.0)
+            assert end["rxlive_sessions_open"] == start["rxlive_sessions_open"]
+            assert end["rxlive_rx_resources"] == start["rxlive_rx_resources"], (start, end)
+            key = 'rxlive_sessions_total{view_model="sum"}'
+            assert end[key] == start[key] + TEN_THOUSAND
+
+            # After a settle, resident memory is back within 5 % of where it started.
+            limit = rss_start * 1.05
+            deadline = time.monotonic() + 10.0
+            rss = resident_kib(pid)
+            while rss > limit and time.monotonic() < deadline:
+                time.sleep(0.25)
+                rss = resident_kib(pid)
+            assert rss <= limit, f"RSS {rss} KiB after the sessions closed, {rss_start} KiB before ({report})"
+            assert server.stop() == 0
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))

@@ -1,4 +1,5 @@
 import Dispatch
+import EventLoop
 import Rx
 import Synchronization
 import ViewModels
@@ -46,7 +47,7 @@ public final class SessionRegistry: Sendable {
     }
 
     func remove(id: UInt64) {
-        state.withLock { _ = $0.entries.removeValue(forKey: id) }
+        state.withLock { $0.entries.removeValueAndShrink(forKey: id) }
     }
 
     /// The `limit` most recently opened live sessions, newest first.
