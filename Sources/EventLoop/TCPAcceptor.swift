@@ -94,10 +94,8 @@ public final class TCPAcceptor: LoopHandle {
     fileprivate func acceptPending() {
         guard !isClosing else { return }
         for _ in 0..<Self.acceptsPerWakeUp {
-            let peer = accept(descriptor, nil, nil)
+            let peer = rxlive_accept_nonblocking(descriptor)
             if peer >= 0 {
-                // Glibc's module lacks accept4; uv_tcp_open makes the socket non-blocking.
-                _ = fcntl(peer, F_SETFD, FD_CLOEXEC)
                 handOff(peer)
                 continue
             }

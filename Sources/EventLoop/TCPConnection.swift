@@ -1,4 +1,7 @@
 import CLibUV
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Receives a connection's events on the loop thread.
 public protocol TCPConnectionDelegate: AnyObject {
@@ -62,8 +65,7 @@ public final class TCPConnection: LoopHandle {
     /// Bytes written but not yet confirmed by a write callback.
     public private(set) var unsentBytes = 0
     // An idle connection holds no request: the write request comes from the loop's pool for
-    // the one write in flight, the shutdown request is made when FIN is sent.
-    private var shutdownRequest: UnsafeMutablePointer<uv_shutdown_t>?
+    // the one write in flight.
     private var outputState = OutputState.open
     private var wantsReading = false
     private var isReading = false
@@ -88,10 +90,6 @@ public final class TCPConnection: LoopHandle {
         try finishInit(status: uv_tcp_init(loop.uvLoop, tcp), operation: "uv_tcp_init")
     }
 
-    private func freeRequests() {
-        shutdownRequest?.deallocate()
-        shutdownRequest = nil
-    }
 
     var tcp: UnsafeMutablePointer<uv_tcp_t> { rawHandle.assumingMemoryBound(to: uv_tcp_t.self) }
 
@@ -393,18 +391,20 @@ public final class TCPConnection: LoopHandle {
         if inFlight.isEmpty && queued.isEmpty { sendShutdown() }
     }
 
+    /// Sends FIN; called once nothing is queued or in flight. With nothing left to write,
+    /// `shutdown(2)` goes at once: `uv_shutdown` would watch for writability first (an
+    /// epoll change and a loop turn per connection).
     private func sendShutdown() {
         outputState = .shutdownSent
-        let request = shutdownRequest ?? .allocate(capacity: 1)
-        shutdownRequest = request
-        request.pointee.data = Unmanaged.passUnretained(self).toOpaque()
-        if peerFinished || uv_shutdown(request, stream, connectionDidShutdown) < 0 {
+        var descriptor = uv_os_fd_t()
+        if peerFinished || uv_fileno(uvHandle, &descriptor) != 0 || shutdown(descriptor, Int32(SHUT_WR)) != 0 {
             close()
             return
         }
+        didShutdown(status: 0)
     }
 
-    fileprivate func didShutdown(status: Int32) {
+    private func didShutdown(status: Int32) {
         guard !isClosing else { return }
         if status < 0 || peerFinished {
             close()
@@ -450,7 +450,6 @@ public final class TCPConnection: LoopHandle {
         inFlight.removeAll()
         unsentBytes = 0
         filter = nil
-        freeRequests()
         if accepted {
             LiveCounts.connectionClosed()
             loop.heapTrimmer.connectionClosed()
@@ -486,7 +485,3 @@ private func connectionDidWrite(_ request: UnsafeMutablePointer<uv_write_t>?, _ 
     connection.didWrite(status: status)
 }
 
-private func connectionDidShutdown(_ request: UnsafeMutablePointer<uv_shutdown_t>?, _ status: Int32) {
-    guard let data = request?.pointee.data else { return }
-    Unmanaged<TCPConnection>.fromOpaque(data).takeUnretainedValue().didShutdown(status: status)
-}

@@ -37,12 +37,23 @@ public struct HTTPRequestHead: Sendable, Equatable {
 
     /// The first value of the header `name` (case-insensitive), if present.
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+        headers.first { Self.sameName($0.name, name) }?.value
     }
 
     /// Every value of the header `name` (case-insensitive), in order.
     public func headers(named name: String) -> [String] {
-        headers.filter { $0.name.lowercased() == name.lowercased() }.map(\.value)
+        headers.filter { Self.sameName($0.name, name) }.map(\.value)
+    }
+
+    /// Header names compared byte by byte with ASCII case folded: an upgrade looks up eight
+    /// headers, and lowercasing both names for each comparison allocated two strings.
+    static func sameName(_ lhs: String, _ rhs: String) -> Bool {
+        let (left, right) = (lhs.utf8, rhs.utf8)
+        guard left.count == right.count else { return false }
+        for (a, b) in zip(left, right) where a != b {
+            guard a | 0x20 == b | 0x20, (a | 0x20) >= 0x61, (a | 0x20) <= 0x7A else { return false }
+        }
+        return true
     }
 
     /// True when the `Connection` header lists `token` (case-insensitive).

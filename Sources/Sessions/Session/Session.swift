@@ -21,7 +21,7 @@ import ViewModels
 final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state is touched only on the transport's owner thread
     private let endpoint: SessionEndpoint
     private let transport: any SessionTransport
-    private let idBits = UInt64.random(in: 0...UInt64.max)
+    private let idBits: UInt64
     /// The client's IP address, for services that count by it (login throttling).
     private let clientAddress: String
     private var state: State = .idle
@@ -43,8 +43,8 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
 
     /// The input subjects, by input index (while open).
     private var feeds: [WireInputs.Feed] = []
-    /// The output subscriptions, disposed by `close()`.
-    private var subscriptions: [Disposable] = []
+    /// The output subscriptions (one, or a composite of several), disposed by `close()`.
+    private var subscription: Disposable?
     private var messageBucket: TokenBucket?
     /// By input index; empty when no input has a tap limit.
     private var tapBuckets: [TokenBucket?] = []
@@ -53,6 +53,7 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
         self.endpoint = endpoint
         self.transport = transport
         self.clientAddress = clientAddress
+        idBits = endpoint.sessionIDs.next()
     }
 
     private var wire: WireViewModel { endpoint.wire }
@@ -81,7 +82,8 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
         let client = WireClient(address: clientAddress, refuse: { [weak self] error in self?.refuseFromService(error) })
         let graph = wire.build(client, trace, self)
         feeds = graph.feeds
-        subscriptions = graph.subscriptions
+        // One output (the sum) keeps its subscription itself rather than an array of one.
+        subscription = graph.subscriptions.count == 1 ? graph.subscriptions[0] : Disposables.create(graph.subscriptions)
         logger.debug("session opened", metadata: ["session": "\(id)", "viewModel": "\(wire.name)"])
     }
 
@@ -151,10 +153,10 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
         }
         state = .closed
         // Disposes every subscription now, cancelling pending timers, and lets the graph go.
-        let subscriptions = self.subscriptions
-        self.subscriptions = []
+        let subscription = self.subscription
+        self.subscription = nil
         feeds = []
-        for subscription in subscriptions { subscription.dispose() }
+        subscription?.dispose()
         endpoint.registry.remove(id: idBits)
         // A viewer sees every lane complete, as the session's streams end here.
         if trace.isObserved {

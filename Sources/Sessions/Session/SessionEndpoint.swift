@@ -22,6 +22,8 @@ final class SessionEndpoint {
     let clock: @Sendable () -> UInt64
     /// The `ready` message but for the session id.
     let ready: ReadyMessageTemplate
+    /// The sessions' random ids.
+    let sessionIDs = SessionIDSource()
 
     init(
         wire: WireViewModel, configuration: SessionConfiguration, metrics: SessionMetrics,
