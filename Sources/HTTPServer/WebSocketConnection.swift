@@ -64,7 +64,7 @@ public final class WebSocketConnection {
     /// Takes over the TCP connection after the 101 response; `leftover` are bytes that came
     /// after the request head.
     func start(request: HTTPRequestHead, leftover: [UInt8]) {
-        tcp.delegate = TCPEvents(self)
+        tcp.delegate = self
         tcp.lingerTimeout = configuration.closeTimeout
         if let interval = configuration.pingInterval { tcp.setDeadline(after: interval) }
         didNotifyOpen = true
@@ -205,27 +205,26 @@ public final class WebSocketConnection {
 
     // MARK: TCP events
 
-    fileprivate func tcpDidReachEOF() {
+    private func tcpDidReachEOF() {
         // The peer went away without finishing the close handshake.
         state = .finished
         tcp.close()
     }
 
-    fileprivate func tcpDidClose() {
+    private func tcpDidClose() {
         state = .finished
         let handler = self.handler
         self.handler = nil
         if didNotifyOpen { handler?.webSocketDidClose(self) }
         server.webSocketClosed(self)
     }
+}
 
-    /// Forwards the socket's events; keeps the connection alive until TCP is closed.
-    private final class TCPEvents: TCPConnectionDelegate {
-        let owner: WebSocketConnection
-        init(_ owner: WebSocketConnection) { self.owner = owner }
-        func connection(_ connection: TCPConnection, didRead bytes: UnsafeRawBufferPointer) { owner.receive(bytes) }
-        func connectionDidReachEOF(_ connection: TCPConnection) { owner.tcpDidReachEOF() }
-        func connectionDidClose(_ connection: TCPConnection) { owner.tcpDidClose() }
-        func connectionDeadlinePassed(_ connection: TCPConnection) { owner.deadlinePassed() }
-    }
+/// The connection is its socket's delegate (the socket holds it until TCP is closed): no
+/// forwarding object per connection. These are the socket's calls, not for other callers.
+extension WebSocketConnection: TCPConnectionDelegate {
+    public func connection(_ connection: TCPConnection, didRead bytes: UnsafeRawBufferPointer) { receive(bytes) }
+    public func connectionDidReachEOF(_ connection: TCPConnection) { tcpDidReachEOF() }
+    public func connectionDidClose(_ connection: TCPConnection) { tcpDidClose() }
+    public func connectionDeadlinePassed(_ connection: TCPConnection) { deadlinePassed() }
 }
