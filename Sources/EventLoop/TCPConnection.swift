@@ -36,7 +36,9 @@ public extension TCPConnectionDelegate {
 ///
 /// `flush()` first tries to write synchronously (`uv_try_write`): the common small message
 /// leaves at once and its chunks go straight back to the pool, so an idle connection holds
-/// no output chunk and a burst of closes does not park one chunk per connection.
+/// no output chunk and a burst of closes does not park one chunk per connection. Inside a
+/// read callback `flush()` waits for the callback's end, so the answers to everything one
+/// read brought leave in one system call.
 ///
 /// Each connection has one deadline (`setDeadline(after:)`) on the loop's shared timer; the
 /// delegate uses it for its timeouts and the connection itself for the linger after FIN.
@@ -74,6 +76,8 @@ public final class TCPConnection: LoopHandle {
     /// Reading resumed inside `flush()` (a synchronous write drained the output); the delegate
     /// hears of it after the next write callback, never from inside its own `flush()` call.
     private var drainUnnotified = false
+    /// True while the delegate handles a read: its flushes wait for the one after it.
+    private var isDeliveringRead = false
     /// True once the peer sent FIN.
     public private(set) var peerFinished = false
     private var accepted = false
@@ -151,13 +155,16 @@ public final class TCPConnection: LoopHandle {
         if count > 0 {
             guard outputState == .open else { return } // finishing: the peer's bytes are discarded
             let bytes = UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<count])
+            isDeliveringRead = true
             if let filter {
                 receive(bytes, through: filter)
             } else {
                 let delegate = self.delegate // kept alive even if it replaces itself during the call
                 delegate?.connection(self, didRead: bytes)
             }
+            isDeliveringRead = false
             flush()
+            notifyDrainIfDue()
         } else if count == Int(UV_EOF.rawValue) {
             peerFinished = true
             updateReading()
@@ -228,12 +235,17 @@ public final class TCPConnection: LoopHandle {
 
     /// Writes what is queued: at once as far as the socket takes it, the rest through one
     /// `uv_write` unless a write is already in flight (its callback flushes again).
+    /// Once the output is finishing and all of it left, sends FIN.
     public func flush() {
-        guard !isClosing, inFlight.isEmpty else { return }
+        guard !isClosing, !isDeliveringRead, inFlight.isEmpty else { return }
         if !staged.isEmpty { encodeStaged() }
-        guard !isClosing, !queued.isEmpty else { return }
-        writeNow()
-        guard !isClosing, inFlight.isEmpty, !queued.isEmpty else { return }
+        guard !isClosing else { return }
+        if !queued.isEmpty { writeNow() }
+        guard !isClosing, inFlight.isEmpty else { return }
+        if queued.isEmpty {
+            if outputState == .finishing { sendShutdown() }
+            return
+        }
         let count = fillWriteBuffers()
         inFlight.append(contentsOf: queued[0..<count])
         queued.removeFirst(count)
@@ -290,6 +302,14 @@ public final class TCPConnection: LoopHandle {
     }
 
 
+    /// Tells the delegate that reading resumed in a flush, from the connection's own callbacks
+    /// (the end of a read, a write callback), never from inside the delegate's code.
+    private func notifyDrainIfDue() {
+        guard drainUnnotified, !isClosing else { return }
+        drainUnnotified = false
+        delegate?.connectionDidDrain(self)
+    }
+
     /// Runs the staged bytes through the filter into the write queue.
     private func encodeStaged() {
         guard let filter else { return }
@@ -339,7 +359,6 @@ public final class TCPConnection: LoopHandle {
         guard outputState == .open, !isClosing else { return }
         outputState = .finishing
         flush()
-        if inFlight.isEmpty && queued.isEmpty { sendShutdown() }
     }
 
     fileprivate func didWrite(status: Int32) {
@@ -364,11 +383,8 @@ public final class TCPConnection: LoopHandle {
             drainUnnotified = true
             updateReading()
         }
-        if drainUnnotified {
-            drainUnnotified = false
-            delegate?.connectionDidDrain(self)
-            guard !isClosing else { return }
-        }
+        notifyDrainIfDue()
+        guard !isClosing else { return }
         if outputState == .finishing, !isClosing, inFlight.isEmpty, queued.isEmpty { sendShutdown() }
     }
 
@@ -387,14 +403,14 @@ public final class TCPConnection: LoopHandle {
             filter.finishOutput()
             takeFilterOutput()
         }
-        flush()
-        if inFlight.isEmpty && queued.isEmpty { sendShutdown() }
+        flush()  // sends FIN once the queue is empty, now or after the write in flight
     }
 
     /// Sends FIN; called once nothing is queued or in flight. With nothing left to write,
     /// `shutdown(2)` goes at once: `uv_shutdown` would watch for writability first (an
     /// epoll change and a loop turn per connection).
     private func sendShutdown() {
+        guard outputState == .finishing else { return }
         outputState = .shutdownSent
         var descriptor = uv_os_fd_t()
         if peerFinished || uv_fileno(uvHandle, &descriptor) != 0 || shutdown(descriptor, Int32(SHUT_WR)) != 0 {
