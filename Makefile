@@ -30,3 +30,4 @@ bench:
 	scripts/bench-logins.sh
 	scripts/bench-deflate.sh
 	scripts/bench-loops.sh
+	scripts/bench-peers.sh

@@ -38,25 +38,7 @@ print(" ".join(v for _, v in sorted(re.findall(r'^rxlive_loop_sessions_open\{loo
 PY
 }
 
-# Percent of one CPU the whole machine was busy during the last second.
-machine_busy() {
-    local a b c d e f g x b1 b2
-    read -r x a b c d e f g _ </proc/stat; b1=$((a + b + c + f + g))
-    sleep 1
-    read -r x a b c d e f g _ </proc/stat; b2=$((a + b + c + f + g))
-    echo $(((b2 - b1) * 100 / $(getconf CLK_TCK)))
-}
-# Others build on this machine: wait (at most QUIET_WAIT seconds, default 300) for two
-# quiet seconds in a row. wsload's other_cpu_pct then tells how disturbed the run was.
-wait_quiet() {
-    local quiet=0 busy
-    for _ in $(seq "${QUIET_WAIT:-300}"); do
-        busy="$(machine_busy)"
-        if [ "$busy" -lt 20 ]; then quiet=$((quiet + 1)); else quiet=0; fi
-        [ "$quiet" -ge 2 ] && return 0
-    done
-    echo "NOTE the machine stayed busy (last second: ${busy}% of a CPU); measuring anyway"
-}
+source scripts/lib/quiet.sh
 
 SERVER_PID=
 cleanup() { [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null; wait 2>/dev/null || true; }
