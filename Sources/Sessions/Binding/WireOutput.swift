@@ -14,9 +14,9 @@ public struct WireOutput<Output> {
     /// The output named `name`, read from `stream` of the view model's `Output`.
     public init<Element: JSONValueEncodable>(_ name: String, _ stream: KeyPath<Output, Observable<Element>>) {
         self.name = name
-        let template = OutputMessageTemplate(output: name)
+        let description = WireOutputDescription(name: name)
         bind = { output, trace, sink in
-            output[keyPath: stream].subscribe(WireOutputObserver(lane: name, sink: sink, trace: trace, template: template))
+            output[keyPath: stream].subscribe(WireOutputObserver(description, sink: sink, trace: trace))
         }
     }
 }
@@ -29,28 +29,37 @@ protocol SessionOutputSink: AnyObject {
     func outputFailed(_ error: Error)
 }
 
+/// An output's name and message template, made once per output and shared by its sessions.
+private final class WireOutputDescription: Sendable {
+    let name: String
+    let template: OutputMessageTemplate
+
+    init(name: String) {
+        self.name = name
+        template = OutputMessageTemplate(output: name)
+    }
+}
+
 /// Writes one output stream's elements as messages to the session, and records each event
 /// as a marble into the session's `Tap` while a viewer watches (as a `tap` operator on the
 /// stream would, without its sink and disposer): one object per output and session, where
 /// `tap(...).subscribe(onNext:onError:)` would make four.
 private final class WireOutputObserver<Element: JSONValueEncodable>: ObserverType {
-    private let lane: String
+    private let description: WireOutputDescription
     /// Weak: the session owns the subscription, and a late event finds it gone.
     private weak var sink: (any SessionOutputSink)?
     private let trace: Tap<Marble>
-    private let template: OutputMessageTemplate
 
-    init(lane: String, sink: any SessionOutputSink, trace: Tap<Marble>, template: OutputMessageTemplate) {
-        self.lane = lane
+    init(_ description: WireOutputDescription, sink: any SessionOutputSink, trace: Tap<Marble>) {
+        self.description = description
         self.sink = sink
         self.trace = trace
-        self.template = template
     }
 
     func on(_ event: Event<Element>) {
-        trace.record(Marble(lane: lane, event: event))
+        trace.record(Marble(lane: description.name, event: event))
         switch event {
-        case .next(let element): sink?.sendOutput(template.message(element))
+        case .next(let element): sink?.sendOutput(description.template.message(element))
         case .error(let error): sink?.outputFailed(error)
         case .completed: break
         }
