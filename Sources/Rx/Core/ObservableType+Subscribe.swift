@@ -1,4 +1,13 @@
 extension ObservableType {
+    /// Subscribes an observer already erased to `AnyObserver` (RxLive's addition, not RxSwift
+    /// API): the same events as `subscribe(_:)`, through the operators' specialised path. The
+    /// generic `subscribe(_:)` is a generic method called through the class, so its sinks run
+    /// unspecialised code, with type metadata looked up per event.
+    @inlinable
+    public func subscribe(anyObserver observer: AnyObserver<Element>) -> Disposable {
+        asObservable().subscribeErased(observer)
+    }
+
     /// Subscribes a closure that receives every event.
     ///
     /// - returns: The subscription.

@@ -16,7 +16,7 @@ public struct WireOutput<Output> {
         self.name = name
         let description = WireOutputDescription(name: name)
         bind = { output, trace, sink in
-            output[keyPath: stream].subscribe(WireOutputObserver(description, sink: sink, trace: trace))
+            output[keyPath: stream].subscribe(anyObserver: WireOutputObserver(description, sink: sink, trace: trace).asObserver())
         }
     }
 }
