@@ -24,9 +24,6 @@ final class ConnectionDeadlines {
         timer.pointee.data = Unmanaged.passUnretained(self).toOpaque()
     }
 
-    /// How many connections have a deadline armed.
-    var count: Int { heap.count }
-
     /// Arms (or moves) `connection`'s deadline to the loop time `due` (milliseconds).
     func schedule(_ connection: TCPConnection, due: UInt64) {
         guard !isClosed else { return }

@@ -94,7 +94,6 @@ public final class TCPConnection: LoopHandle {
         try finishInit(status: uv_tcp_init(loop.uvLoop, tcp), operation: "uv_tcp_init")
     }
 
-
     var tcp: UnsafeMutablePointer<uv_tcp_t> { rawHandle.assumingMemoryBound(to: uv_tcp_t.self) }
 
     /// The peer's IP address as text (`127.0.0.1`, `::1`), `nil` when the socket has none.
@@ -301,7 +300,6 @@ public final class TCPConnection: LoopHandle {
         }
     }
 
-
     /// Tells the delegate that reading resumed in a flush, from the connection's own callbacks
     /// (the end of a read, a write callback), never from inside the delegate's code.
     private func notifyDrainIfDue() {
@@ -385,7 +383,7 @@ public final class TCPConnection: LoopHandle {
         }
         notifyDrainIfDue()
         guard !isClosing else { return }
-        if outputState == .finishing, !isClosing, inFlight.isEmpty, queued.isEmpty { sendShutdown() }
+        if outputState == .finishing, inFlight.isEmpty, queued.isEmpty { sendShutdown() }
     }
 
     // MARK: closing

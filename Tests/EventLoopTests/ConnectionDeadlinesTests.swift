@@ -1,0 +1,89 @@
+@testable import EventLoop
+import Foundation
+import NetworkTestSupport
+import Synchronization
+import XCTest
+
+/// Records which connections' deadlines passed, in order (on the loop thread).
+private final class DeadlineRecorder: TCPConnectionDelegate {
+    let fired: Locked<[Int]>
+    let tags: [ObjectIdentifier: Int]
+    init(fired: Locked<[Int]>, tags: [ObjectIdentifier: Int]) {
+        self.fired = fired
+        self.tags = tags
+    }
+    func connection(_ connection: TCPConnection, didRead bytes: UnsafeRawBufferPointer) {}
+    func connectionDidReachEOF(_ connection: TCPConnection) {}
+    func connectionDidClose(_ connection: TCPConnection) {}
+    func connectionDeadlinePassed(_ connection: TCPConnection) {
+        let tag = tags[ObjectIdentifier(connection)]!
+        fired.withLock { $0.append(tag) }
+    }
+}
+
+/// The loop's heap of connection deadlines: one timer for all, each connection's deadline
+/// fired once, in due order; cleared and moved deadlines are honoured.
+final class ConnectionDeadlinesTests: XCTestCase {
+    func testDeadlinesFireInDueOrderAndClearedOrMovedOnesAreHonoured() throws {
+        let handlesAtStart = LiveCounts.handles
+        let thread = try LoopThread()
+        let fired = Locked<[Int]>([])
+        let connections = LoopConfined<[TCPConnection]>([])
+        let count = 30
+        // Distinct due times 3 ms apart, armed in a scrambled order.
+        let delays = (0..<count).map { 20 + 3 * (($0 * 7) % count) }
+        let cleared = Set(stride(from: 4, to: count, by: 5))
+        let moved = 0  // armed first, then moved after every other deadline
+        try thread.sync {
+            let made = try (0..<count).map { _ in try TCPConnection(loop: thread.loop) }
+            var tags: [ObjectIdentifier: Int] = [:]
+            for (tag, connection) in made.enumerated() { tags[ObjectIdentifier(connection)] = tag }
+            let recorder = DeadlineRecorder(fired: fired, tags: tags)
+            for (tag, connection) in made.enumerated() {
+                connection.delegate = recorder
+                connection.setDeadline(after: .milliseconds(delays[tag]))
+            }
+            for tag in cleared { made[tag].clearDeadline() }
+            made[moved].setDeadline(after: .milliseconds(20 + 3 * count + 30))
+            connections.value = made
+        }
+        let expected = (0..<count).filter { !cleared.contains($0) && $0 != moved }
+            .sorted { delays[$0] < delays[$1] } + [moved]
+        XCTAssertTrue(eventually { fired.withLock { $0.count } == expected.count })
+        usleep(100_000)  // nothing more comes: cleared deadlines never fire, none fires twice
+        XCTAssertEqual(fired.withLock { $0 }, expected)
+
+        try thread.sync {
+            for connection in connections.value { connection.close() }
+            connections.value = []
+        }
+        XCTAssertTrue(thread.stop())
+        XCTAssertEqual(LiveCounts.handles, handlesAtStart)
+    }
+
+    func testAClosedConnectionLeavesTheHeapAndItsDeadlineNeverFires() throws {
+        let thread = try LoopThread()
+        let fired = Locked<[Int]>([])
+        let connections = LoopConfined<[TCPConnection]>([])
+        try thread.sync {
+            let made = try (0..<3).map { _ in try TCPConnection(loop: thread.loop) }
+            let recorder = DeadlineRecorder(fired: fired, tags: Dictionary(uniqueKeysWithValues: made.enumerated().map {
+                (ObjectIdentifier($0.element), $0.offset)
+            }))
+            for (tag, connection) in made.enumerated() {
+                connection.delegate = recorder
+                connection.setDeadline(after: .milliseconds(30 + 10 * tag))
+            }
+            made[1].close()  // the middle entry of the heap
+            connections.value = made
+        }
+        XCTAssertTrue(eventually { fired.withLock { $0.count } == 2 })
+        usleep(100_000)
+        XCTAssertEqual(fired.withLock { $0 }, [0, 2])
+        try thread.sync {
+            for connection in connections.value { connection.close() }
+            connections.value = []
+        }
+        XCTAssertTrue(thread.stop())
+    }
+}
