@@ -10,8 +10,8 @@ final class ConnectionDeadlines {
     /// Connections with an armed deadline, a min-heap on `deadlineDue`; each connection
     /// knows its index. Unretained: a connection leaves the heap before it closes.
     private var heap: [Unmanaged<TCPConnection>] = []
-    /// The loop's timer; allocated with the loop, closed by `stop()`.
-    private let timer: UnsafeMutablePointer<uv_timer_t>
+    /// The loop's timer; made with the loop, closed by `stop()`.
+    private let timer: LoopOwnTimer
     private var isClosed = false
     /// The due time the timer is armed for (`.max` when stopped).
     private var armedFor = UInt64.max
@@ -19,9 +19,8 @@ final class ConnectionDeadlines {
 
     init(loop: UnsafeMutablePointer<uv_loop_t>) {
         uvLoop = loop
-        timer = .allocate(capacity: 1)
-        uv_timer_init(loop, timer)
-        timer.pointee.data = Unmanaged.passUnretained(self).toOpaque()
+        timer = LoopOwnTimer(loop: loop)
+        timer.setOwner(self)
     }
 
     /// Arms (or moves) `connection`'s deadline to the loop time `due` (milliseconds).
@@ -61,9 +60,7 @@ final class ConnectionDeadlines {
         isClosed = true
         for entry in heap { entry.takeUnretainedValue().deadlineIndex = -1 }
         heap.removeAll()
-        uv_close(UnsafeMutableRawPointer(timer).assumingMemoryBound(to: uv_handle_t.self)) { handle in
-            handle?.deallocate()
-        }
+        timer.close()
     }
 
     fileprivate func fire() {
@@ -81,7 +78,7 @@ final class ConnectionDeadlines {
         guard !isClosed, let first = heap.first?.takeUnretainedValue() else { return }
         let now = uv_now(uvLoop)
         armedFor = first.deadlineDue
-        uv_timer_start(timer, deadlinesDidFire, first.deadlineDue > now ? first.deadlineDue - now : 0, 0)
+        timer.start(after: first.deadlineDue > now ? first.deadlineDue - now : 0, deadlinesDidFire)
     }
 
     private func due(_ index: Int) -> UInt64 { heap[index].takeUnretainedValue().deadlineDue }
@@ -117,6 +114,5 @@ final class ConnectionDeadlines {
 }
 
 private func deadlinesDidFire(_ timer: UnsafeMutablePointer<uv_timer_t>?) {
-    guard let data = timer?.pointee.data else { return }
-    Unmanaged<ConnectionDeadlines>.fromOpaque(data).takeUnretainedValue().fire()
+    LoopOwnTimer.owner(of: timer, as: ConnectionDeadlines.self)?.fire()
 }

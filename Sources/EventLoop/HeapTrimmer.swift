@@ -5,32 +5,27 @@ import CLibUV
 /// glibc keeps freed heap memory for reuse, so after thousands of sessions close a process
 /// stays as large as at its peak. Once `closesBeforeTrim` connections of a loop have closed,
 /// the loop asks glibc to return its free pages (`malloc_trim`) when the closing has settled,
-/// `settle` after the last close; a steady stream of connections never waits for it.
+/// `settleMilliseconds` after the last close; a steady stream of connections never waits for it.
 final class HeapTrimmer {
     static let closesBeforeTrim = 256
     static let settleMilliseconds: UInt64 = 1000
 
     private var closedSinceTrim = 0
-    /// Allocated with the loop, closed by `stop()`; unreferenced, so it never keeps the loop alive.
-    private let timer: UnsafeMutablePointer<uv_timer_t>
+    /// Made with the loop, closed by `stop()`; unreferenced, so it never keeps the loop alive.
+    private let timer: LoopOwnTimer
     private var isClosed = false
 
     init(loop: UnsafeMutablePointer<uv_loop_t>) {
-        timer = .allocate(capacity: 1)
-        uv_timer_init(loop, timer)
-        timer.pointee.data = Unmanaged.passUnretained(self).toOpaque()
-        uv_unref(handle)
-    }
-
-    private var handle: UnsafeMutablePointer<uv_handle_t> {
-        UnsafeMutableRawPointer(timer).assumingMemoryBound(to: uv_handle_t.self)
+        timer = LoopOwnTimer(loop: loop)
+        timer.setOwner(self)
+        timer.unref()
     }
 
     /// A connection of the loop closed: (re)starts the settle delay once enough have.
     func connectionClosed() {
         closedSinceTrim += 1
         guard closedSinceTrim >= Self.closesBeforeTrim, !isClosed else { return }
-        uv_timer_start(timer, heapTrimDidFire, Self.settleMilliseconds, 0)
+        timer.start(after: Self.settleMilliseconds, heapTrimDidFire)
     }
 
     fileprivate func trim() {
@@ -41,11 +36,10 @@ final class HeapTrimmer {
     func close() {
         guard !isClosed else { return }
         isClosed = true
-        uv_close(handle) { handle in handle?.deallocate() }
+        timer.close()
     }
 }
 
 private func heapTrimDidFire(_ timer: UnsafeMutablePointer<uv_timer_t>?) {
-    guard let data = timer?.pointee.data else { return }
-    Unmanaged<HeapTrimmer>.fromOpaque(data).takeUnretainedValue().trim()
+    LoopOwnTimer.owner(of: timer, as: HeapTrimmer.self)?.trim()
 }

@@ -5,7 +5,7 @@ import HTTPServer
 /// factory, it opens the session with the connection, feeds it every text message
 /// straight from the frame's bytes, and closes it exactly once. It is also the session's
 /// transport, so a session costs the connection one object here, not two.
-// @unchecked Sendable: the connection is used on its loop thread only; `loop` is thread-safe.
+// @unchecked Sendable: the connection is used on its loop thread only; `endpoint.eventLoop` is thread-safe.
 final class SessionWebSocketHandler: WebSocketHandler, SessionTransport, @unchecked Sendable {
     private let endpoint: SessionEndpoint
     private var session: Session?
