@@ -19,7 +19,10 @@ let package = Package(
     ],
     targets: [
         // Part 1: the Rx library, its relays, test kit and blocking helpers.
-        .target(name: "Rx"),
+        .target(name: "Rx", dependencies: ["CRxResources"]),
+        // Rx's live-resource count kept per thread (C: Swift has no thread-local storage).
+        // DWARF 4: valgrind (callgrind in scripts/) cannot read a second DWARF 5 C unit.
+        .target(name: "CRxResources", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
         .target(name: "RxRelay", dependencies: ["Rx"]),
         .target(name: "RxTest", dependencies: ["Rx"]),
         .target(name: "RxBlocking", dependencies: ["Rx"]),

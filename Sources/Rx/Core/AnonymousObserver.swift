@@ -11,7 +11,7 @@ final class AnonymousObserver<Element>: ObserverBase<Element> {
     init(_ eventHandler: @escaping EventHandler) {
         self.eventHandler = eventHandler
         super.init()
-        Resources.incrementTotal()
+        Resources.add(1)
     }
 
     @inlinable
@@ -20,6 +20,6 @@ final class AnonymousObserver<Element>: ObserverBase<Element> {
     }
 
     deinit {
-        Resources.decrementTotal()
+        Resources.add(-1)
     }
 }

@@ -4,7 +4,7 @@
 public class Observable<Element>: ObservableType {
     @inlinable
     init() {
-        Resources.incrementTotal()
+        Resources.add(1)
     }
 
     /// Subscribes `observer` to the events of this sequence. Abstract.
@@ -21,11 +21,11 @@ public class Observable<Element>: ObservableType {
         subscribe(observer)
     }
 
-    /// Returns `self`.
+    /// Returns `self` (final, so a call on a concrete observable inlines to nothing).
     @inlinable
-    public func asObservable() -> Observable<Element> { self }
+    public final func asObservable() -> Observable<Element> { self }
 
     deinit {
-        Resources.decrementTotal()
+        Resources.add(-1)
     }
 }

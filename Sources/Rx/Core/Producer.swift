@@ -18,7 +18,7 @@ class Producer<Element>: Observable<Element> {
     /// Makes the sink for an erased observer: `(producer, observer, cancel) -> (sink, subscription)`.
     /// It captures nothing, so creating it allocates nothing.
     @usableFromInline
-    typealias ErasedRun = (Producer<Element>, AnyObserver<Element>, Cancelable) -> (sink: Disposable, subscription: Disposable)
+    typealias ErasedRun = (Producer<Element>, AnyObserver<Element>, SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable)
 
     @usableFromInline
     let erasedRun: ErasedRun?
@@ -44,13 +44,13 @@ class Producer<Element>: Observable<Element> {
             let disposer = SinkDisposer()
             // Destructured, so the two existentials move into the disposer without copies.
             let (sink, subscription) = erasedRun(self, observer, disposer)
-            disposer.setSinkAndSubscription(sink: sink, subscription: subscription)
+            disposer.setSinkAndSubscription(sink: consume sink, subscription: consume subscription)
             return disposer
         } else {
             return CurrentThreadScheduler.instance.schedule(()) { _ in
                 let disposer = SinkDisposer()
                 let (sink, subscription) = erasedRun(self, observer, disposer)
-                disposer.setSinkAndSubscription(sink: sink, subscription: subscription)
+                disposer.setSinkAndSubscription(sink: consume sink, subscription: consume subscription)
                 return disposer
             }
         }
@@ -61,13 +61,13 @@ class Producer<Element>: Observable<Element> {
         if !CurrentThreadScheduler.isScheduleRequired {
             let disposer = SinkDisposer()
             let (sink, subscription) = run(observer, cancel: disposer)
-            disposer.setSinkAndSubscription(sink: sink, subscription: subscription)
+            disposer.setSinkAndSubscription(sink: consume sink, subscription: consume subscription)
             return disposer
         } else {
             return CurrentThreadScheduler.instance.schedule(()) { _ in
                 let disposer = SinkDisposer()
                 let (sink, subscription) = self.run(observer, cancel: disposer)
-                disposer.setSinkAndSubscription(sink: sink, subscription: subscription)
+                disposer.setSinkAndSubscription(sink: consume sink, subscription: consume subscription)
                 return disposer
             }
         }
@@ -78,7 +78,7 @@ class Producer<Element>: Observable<Element> {
     /// - returns: the sink and the subscription to the sources; both are disposed when
     ///   `cancel` is disposed.
     @usableFromInline
-    func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Element {
         rxAbstractMethod()
     }
 }
@@ -95,11 +95,13 @@ final class SinkDisposer: Cancelable {
     @usableFromInline
     let state = Atomic<Int>(0)
     /// Written before `sinkAndSubscriptionSet` is published, then used by whichever thread
-    /// sees both flags first. `NopDisposable` when unset or taken: an optional of this
-    /// (non-class) existential is copied and destroyed through generic value witnesses, which
-    /// cost more per subscription than the rest of the disposer.
+    /// sees both flags first. Sinks are objects, so this is a class existential (a retain to
+    /// copy, not a value-witness call) and `nil` when unset or taken.
     @usableFromInline
-    @exclusivity(unchecked) var sink: Disposable = NopDisposable()
+    @exclusivity(unchecked) var sink: (AnyObject & Disposable)?
+    /// Set with `sink`. `NopDisposable` when unset or taken: an optional of this (non-class)
+    /// existential is copied and destroyed through generic value witnesses, which cost more
+    /// per subscription than the rest of the disposer.
     @usableFromInline
     @exclusivity(unchecked) var subscription: Disposable = NopDisposable()
 
@@ -111,8 +113,8 @@ final class SinkDisposer: Cancelable {
         state.load(ordering: .acquiring) & Self.disposedFlag != 0
     }
 
-    @inlinable
-    func setSinkAndSubscription(sink: consuming Disposable, subscription: consuming Disposable) {
+    @inlinable @inline(__always)
+    func setSinkAndSubscription(sink: consuming AnyObject & Disposable, subscription: consuming Disposable) {
         if state.load(ordering: .acquiring) & Self.disposedFlag != 0 {
             // Disposed during `run` (typically a sequence that ended synchronously): `dispose()`
             // has already run and will not look at the fields, so they need not be stored.
@@ -149,11 +151,10 @@ final class SinkDisposer: Cancelable {
     /// Takes the stored sink and subscription out of the fields and disposes them.
     @inlinable
     func disposeSinkAndSubscription() {
-        var sink: Disposable = NopDisposable()
+        let sink = self.sink.take()
         var subscription: Disposable = NopDisposable()
-        swap(&sink, &self.sink)
         swap(&subscription, &self.subscription)
-        sink.dispose()
+        sink?.dispose()
         subscription.dispose()
     }
 }

@@ -1,30 +1,34 @@
-import Synchronization
+import CRxResources
 
 /// Live Rx resources (sinks, observers, subjects' subscriptions, scheduled items, observables).
 ///
-/// Unlike RxSwift's `Resources.total`, this counter exists in every build: it is one relaxed
-/// atomic add per allocation and release, so servers can prove that sessions tear down. Its
-/// public figures are `Int32`, as RxSwift's (test base classes declare them so).
+/// Unlike RxSwift's `Resources.total`, this count exists in every build, so servers can prove
+/// that sessions tear down. Each thread counts in its own slot (a load and a store, no atomic
+/// read-modify-write per allocation and release); `total` sums the slots. Its public figures
+/// are `Int32`, as RxSwift's (test base classes declare them so).
 public enum Resources {
-    @usableFromInline
-    static let counter = Atomic<Int>(0)
-
     /// The number of live Rx resources.
     public static var total: Int32 {
-        Int32(truncatingIfNeeded: counter.load(ordering: .relaxed))
+        Int32(truncatingIfNeeded: rx_resources_total())
     }
 
     /// Counts one more live resource. Returns the new total.
-    @inlinable
     @discardableResult
     public static func incrementTotal() -> Int32 {
-        Int32(truncatingIfNeeded: counter.wrappingAdd(1, ordering: .relaxed).newValue)
+        add(1)
+        return total
     }
 
     /// Counts one resource released. Returns the new total.
-    @inlinable
     @discardableResult
     public static func decrementTotal() -> Int32 {
-        Int32(truncatingIfNeeded: counter.wrappingSubtract(1, ordering: .relaxed).newValue)
+        add(-1)
+        return total
+    }
+
+    /// Adds `delta` live resources; what the library itself calls (it needs no total back).
+    @inlinable
+    static func add(_ delta: Int) {
+        rx_resources_add(delta)
     }
 }

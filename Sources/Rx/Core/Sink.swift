@@ -11,7 +11,7 @@ class Sink<Observer: ObserverType>: Disposable {
     @usableFromInline
     let observer: Observer
     @usableFromInline
-    let cancel: Cancelable
+    let cancel: SinkDisposer
     @usableFromInline
     let disposed = Atomic<Bool>(false)
 
@@ -19,11 +19,11 @@ class Sink<Observer: ObserverType>: Disposable {
     private let synchronizationTracker = SynchronizationTracker()
     #endif
 
-    @inlinable
-    init(observer: Observer, cancel: Cancelable) {
+    @inlinable @inline(__always)
+    init(observer: Observer, cancel: SinkDisposer) {
         self.observer = observer
         self.cancel = cancel
-        Resources.incrementTotal()
+        Resources.add(1)
     }
 
     /// Sends `event` downstream unless the sink was disposed.
@@ -72,7 +72,7 @@ class Sink<Observer: ObserverType>: Disposable {
     }
 
     deinit {
-        Resources.decrementTotal()
+        Resources.add(-1)
     }
 }
 

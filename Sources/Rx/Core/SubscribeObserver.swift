@@ -26,7 +26,7 @@ final class SubscribeObserver<Element> {
         self.onError = onError
         self.onCompleted = onCompleted
         self.disposable = disposable
-        Resources.incrementTotal()
+        Resources.add(1)
     }
 
     @inlinable
@@ -54,6 +54,6 @@ final class SubscribeObserver<Element> {
     }
 
     deinit {
-        Resources.decrementTotal()
+        Resources.add(-1)
     }
 }

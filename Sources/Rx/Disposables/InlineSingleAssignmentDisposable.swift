@@ -9,7 +9,8 @@ import Synchronization
 /// it is set.
 @usableFromInline
 struct InlineSingleAssignmentDisposable: ~Copyable {
-    // The mutex guards every access to the state and the disposable it holds.
+    // The mutex guards every access to the state and the disposable it holds. The disposable
+    // is swapped in and out of it, so it moves without a copy.
     @usableFromInline
     enum State: @unchecked Sendable {
         case empty
@@ -34,33 +35,35 @@ struct InlineSingleAssignmentDisposable: ~Copyable {
 
     /// Keeps `disposable` until `dispose()`, or disposes it at once if that already ran.
     @inlinable
-    borrowing func setDisposable(_ disposable: Disposable) {
-        let disposeNow: Bool = state.withLock { state in
+    borrowing func setDisposable(_ disposable: consuming Disposable) {
+        var incoming = State.assigned(disposable)
+        state.withLock { state in
             switch state {
             case .empty:
-                state = .assigned(disposable)
-                return false
+                swap(&state, &incoming)
             case .disposed:
-                return true
+                break
             case .assigned:
                 rxFatalError("oldState.disposable != nil")
             }
         }
-        if disposeNow {
-            disposable.dispose()
+        // Still assigned: the slot was disposed first.
+        if case .assigned(let late) = incoming {
+            late.dispose()
         }
     }
 
-    /// Disposes the disposable set (now or when it is set); later calls do nothing.
+    /// Disposes the disposable if it was set (and any set later).
     @inlinable
     borrowing func dispose() {
-        let assigned: Disposable? = state.withLock { state in
-            defer { state = .disposed }
-            if case .assigned(let disposable) = state {
+        let disposable: Disposable? = state.withLock { state in
+            var taken = State.disposed
+            swap(&state, &taken)
+            if case .assigned(let disposable) = consume taken {
                 return disposable
             }
             return nil
         }
-        assigned?.dispose()
+        disposable?.dispose()
     }
 }

@@ -37,7 +37,7 @@ private final class AmbSink<Observer: ObserverType>: Sink<Observer> {
     private let leftSubscription = SingleAssignmentDisposable()
     private let rightSubscription = SingleAssignmentDisposable()
 
-    init(parent: Amb<Element>, observer: Observer, cancel: Cancelable) {
+    init(parent: Amb<Element>, observer: Observer, cancel: SinkDisposer) {
         self.parent = parent
         super.init(observer: observer, cancel: cancel)
     }
@@ -92,7 +92,7 @@ private final class Amb<Element>: Producer<Element> {
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = AmbSink(parent: self, observer: observer, cancel: cancel)
         let subscription = sink.run()
         return (sink: sink, subscription: subscription)

@@ -23,7 +23,7 @@ private final class BufferTimeCountSink<Element, Observer: ObserverType>: Sink<O
     private var windowId: UInt64 = 0
     private let timer = SerialDisposable()
 
-    init(parent: BufferTimeCount<Element>, observer: Observer, cancel: Cancelable) {
+    init(parent: BufferTimeCount<Element>, observer: Observer, cancel: SinkDisposer) {
         self.parent = parent
         super.init(observer: observer, cancel: cancel)
     }
@@ -100,7 +100,7 @@ private final class BufferTimeCount<Element>: Producer<[Element]> {
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == [Element] {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == [Element] {
         let sink = BufferTimeCountSink(parent: self, observer: observer, cancel: cancel)
         let subscription = sink.run()
         return (sink: sink, subscription: subscription)

@@ -24,7 +24,7 @@ private final class CatchSink<Observer: ObserverType>: Sink<Observer>, ObserverT
     /// The source's subscription, then the replacement's.
     private let subscription = SerialDisposable()
 
-    init(handler: @escaping (Swift.Error) throws -> Observable<Element>, observer: Observer, cancel: Cancelable) {
+    init(handler: @escaping (Swift.Error) throws -> Observable<Element>, observer: Observer, cancel: SinkDisposer) {
         self.handler = handler
         super.init(observer: observer, cancel: cancel)
     }
@@ -68,7 +68,7 @@ private final class Catch<Element>: Producer<Element> {
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = CatchSink(handler: handler, observer: observer, cancel: cancel)
         let subscription = sink.run(source)
         return (sink: sink, subscription: subscription)

@@ -37,7 +37,7 @@ private final class CombineLatestCollectionTypeSink<SourceElement, Observer: Obs
     private var finished = false
     private let subscriptions: [SingleAssignmentDisposable]
 
-    init(parent: Parent, observer: Observer, cancel: Cancelable) {
+    init(parent: Parent, observer: Observer, cancel: SinkDisposer) {
         self.parent = parent
         let count = parent.sources.count
         self.values = [SourceElement?](repeating: nil, count: count)
@@ -133,7 +133,7 @@ private final class CombineLatestCollectionType<SourceElement, Result>: Producer
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Result {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Result {
         let sink = CombineLatestCollectionTypeSink(parent: self, observer: observer, cancel: cancel)
         let subscription = sink.run()
         return (sink: sink, subscription: subscription)

@@ -70,7 +70,7 @@ final class CombineLatestSink2<E1, E2, Observer: ObserverType>: Sink<Observer> {
     static var all: Int { (1 << 2) - 1 }
 
     @inlinable
-    init(resultSelector: @escaping ResultSelector, observer: Observer, cancel: Cancelable) {
+    init(resultSelector: @escaping ResultSelector, observer: Observer, cancel: SinkDisposer) {
         self.resultSelector = resultSelector
         super.init(observer: observer, cancel: cancel)
     }
@@ -202,7 +202,7 @@ final class CombineLatest2<E1, E2, Result>: Producer<Result> {
     }
 
     @inlinable
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Result {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Result {
         let sink = CombineLatestSink2<E1, E2, Observer>(resultSelector: resultSelector, observer: observer, cancel: cancel)
         let subscription = sink.run(source1, source2)
         return (sink: sink, subscription: subscription)
@@ -281,7 +281,7 @@ final class CombineLatestSink3<E1, E2, E3, Observer: ObserverType>: Sink<Observe
     static var all: Int { (1 << 3) - 1 }
 
     @inlinable
-    init(resultSelector: @escaping ResultSelector, observer: Observer, cancel: Cancelable) {
+    init(resultSelector: @escaping ResultSelector, observer: Observer, cancel: SinkDisposer) {
         self.resultSelector = resultSelector
         super.init(observer: observer, cancel: cancel)
     }
@@ -440,7 +440,7 @@ final class CombineLatest3<E1, E2, E3, Result>: Producer<Result> {
     }
 
     @inlinable
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Result {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Result {
         let sink = CombineLatestSink3<E1, E2, E3, Observer>(resultSelector: resultSelector, observer: observer, cancel: cancel)
         let subscription = sink.run(source1, source2, source3)
         return (sink: sink, subscription: subscription)
@@ -525,7 +525,7 @@ final class CombineLatestSink4<E1, E2, E3, E4, Observer: ObserverType>: Sink<Obs
     static var all: Int { (1 << 4) - 1 }
 
     @inlinable
-    init(resultSelector: @escaping ResultSelector, observer: Observer, cancel: Cancelable) {
+    init(resultSelector: @escaping ResultSelector, observer: Observer, cancel: SinkDisposer) {
         self.resultSelector = resultSelector
         super.init(observer: observer, cancel: cancel)
     }
@@ -711,7 +711,7 @@ final class CombineLatest4<E1, E2, E3, E4, Result>: Producer<Result> {
     }
 
     @inlinable
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Result {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Result {
         let sink = CombineLatestSink4<E1, E2, E3, E4, Observer>(resultSelector: resultSelector, observer: observer, cancel: cancel)
         let subscription = sink.run(source1, source2, source3, source4)
         return (sink: sink, subscription: subscription)
@@ -802,7 +802,7 @@ final class CombineLatestSink5<E1, E2, E3, E4, E5, Observer: ObserverType>: Sink
     static var all: Int { (1 << 5) - 1 }
 
     @inlinable
-    init(resultSelector: @escaping ResultSelector, observer: Observer, cancel: Cancelable) {
+    init(resultSelector: @escaping ResultSelector, observer: Observer, cancel: SinkDisposer) {
         self.resultSelector = resultSelector
         super.init(observer: observer, cancel: cancel)
     }
@@ -1015,7 +1015,7 @@ final class CombineLatest5<E1, E2, E3, E4, E5, Result>: Producer<Result> {
     }
 
     @inlinable
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Result {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Result {
         let sink = CombineLatestSink5<E1, E2, E3, E4, E5, Observer>(resultSelector: resultSelector, observer: observer, cancel: cancel)
         let subscription = sink.run(source1, source2, source3, source4, source5)
         return (sink: sink, subscription: subscription)
@@ -1112,7 +1112,7 @@ final class CombineLatestSink6<E1, E2, E3, E4, E5, E6, Observer: ObserverType>: 
     static var all: Int { (1 << 6) - 1 }
 
     @inlinable
-    init(resultSelector: @escaping ResultSelector, observer: Observer, cancel: Cancelable) {
+    init(resultSelector: @escaping ResultSelector, observer: Observer, cancel: SinkDisposer) {
         self.resultSelector = resultSelector
         super.init(observer: observer, cancel: cancel)
     }
@@ -1352,7 +1352,7 @@ final class CombineLatest6<E1, E2, E3, E4, E5, E6, Result>: Producer<Result> {
     }
 
     @inlinable
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Result {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Result {
         let sink = CombineLatestSink6<E1, E2, E3, E4, E5, E6, Observer>(resultSelector: resultSelector, observer: observer, cancel: cancel)
         let subscription = sink.run(source1, source2, source3, source4, source5, source6)
         return (sink: sink, subscription: subscription)
@@ -1455,7 +1455,7 @@ final class CombineLatestSink7<E1, E2, E3, E4, E5, E6, E7, Observer: ObserverTyp
     static var all: Int { (1 << 7) - 1 }
 
     @inlinable
-    init(resultSelector: @escaping ResultSelector, observer: Observer, cancel: Cancelable) {
+    init(resultSelector: @escaping ResultSelector, observer: Observer, cancel: SinkDisposer) {
         self.resultSelector = resultSelector
         super.init(observer: observer, cancel: cancel)
     }
@@ -1722,7 +1722,7 @@ final class CombineLatest7<E1, E2, E3, E4, E5, E6, E7, Result>: Producer<Result>
     }
 
     @inlinable
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Result {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Result {
         let sink = CombineLatestSink7<E1, E2, E3, E4, E5, E6, E7, Observer>(resultSelector: resultSelector, observer: observer, cancel: cancel)
         let subscription = sink.run(source1, source2, source3, source4, source5, source6, source7)
         return (sink: sink, subscription: subscription)
@@ -1831,7 +1831,7 @@ final class CombineLatestSink8<E1, E2, E3, E4, E5, E6, E7, E8, Observer: Observe
     static var all: Int { (1 << 8) - 1 }
 
     @inlinable
-    init(resultSelector: @escaping ResultSelector, observer: Observer, cancel: Cancelable) {
+    init(resultSelector: @escaping ResultSelector, observer: Observer, cancel: SinkDisposer) {
         self.resultSelector = resultSelector
         super.init(observer: observer, cancel: cancel)
     }
@@ -2125,7 +2125,7 @@ final class CombineLatest8<E1, E2, E3, E4, E5, E6, E7, E8, Result>: Producer<Res
     }
 
     @inlinable
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Result {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Result {
         let sink = CombineLatestSink8<E1, E2, E3, E4, E5, E6, E7, E8, Observer>(resultSelector: resultSelector, observer: observer, cancel: cancel)
         let subscription = sink.run(source1, source2, source3, source4, source5, source6, source7, source8)
         return (sink: sink, subscription: subscription)

@@ -14,7 +14,7 @@ private final class CompactMapSink<SourceElement, Observer: ObserverType>: Sink<
 
     private let transform: Transform
 
-    init(transform: @escaping Transform, observer: Observer, cancel: Cancelable) {
+    init(transform: @escaping Transform, observer: Observer, cancel: SinkDisposer) {
         self.transform = transform
         super.init(observer: observer, cancel: cancel)
     }
@@ -52,7 +52,7 @@ private final class CompactMap<SourceElement, Result>: Producer<Result> {
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Result {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Result {
         let sink = CompactMapSink<SourceElement, Observer>(transform: transform, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

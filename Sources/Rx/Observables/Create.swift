@@ -22,7 +22,7 @@ final class AnonymousObservableSink<Observer: ObserverType>: Sink<Observer>, Obs
     let isStopped = Atomic<Bool>(false)
 
     @inlinable
-    override init(observer: Observer, cancel: Cancelable) {
+    override init(observer: Observer, cancel: SinkDisposer) {
         super.init(observer: observer, cancel: cancel)
     }
 
@@ -68,7 +68,7 @@ final class AnonymousObservable<Element>: Producer<Element> {
     }
 
     @inlinable
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = AnonymousObservableSink(observer: observer, cancel: cancel)
         let subscription = sink.run(self)
         return (sink: sink, subscription: subscription)

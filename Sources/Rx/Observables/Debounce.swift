@@ -24,7 +24,7 @@ private final class DebounceSink<Observer: ObserverType>: Sink<Observer>, Observ
     private var pending: Element?
     private let timer = SerialDisposable()
 
-    init(parent: Debounce<Element>, observer: Observer, cancel: Cancelable) {
+    init(parent: Debounce<Element>, observer: Observer, cancel: SinkDisposer) {
         self.parent = parent
         super.init(observer: observer, cancel: cancel)
     }
@@ -83,7 +83,7 @@ private final class Debounce<Element>: Producer<Element> {
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = DebounceSink(parent: self, observer: observer, cancel: cancel)
         let subscription = sink.run()
         return (sink: sink, subscription: subscription)

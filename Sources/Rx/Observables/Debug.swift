@@ -52,7 +52,7 @@ private final class DebugSink<Observer: ObserverType>: Sink<Observer>, ObserverT
     /// Set by the first `dispose()`, so "isDisposed" is printed once.
     private let disposeLogged = Atomic<Bool>(false)
 
-    init(logger: DebugLogger, observer: Observer, cancel: Cancelable) {
+    init(logger: DebugLogger, observer: Observer, cancel: SinkDisposer) {
         self.logger = logger
         super.init(observer: observer, cancel: cancel)
         logger.log("subscribed")
@@ -86,7 +86,7 @@ private final class Debug<Element>: Producer<Element> {
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Element {
         let logger = DebugLogger(identifier: identifier, trimOutput: trimOutput)
         let sink = DebugSink(logger: logger, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)

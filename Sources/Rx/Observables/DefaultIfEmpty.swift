@@ -23,7 +23,7 @@ private final class DefaultIfEmptySink<Observer: ObserverType>: Sink<Observer>, 
     /// Only touched by `on`, which the source calls one event at a time.
     private var isEmpty = true
 
-    init(default: Element, observer: Observer, cancel: Cancelable) {
+    init(default: Element, observer: Observer, cancel: SinkDisposer) {
         self.defaultElement = `default`
         super.init(observer: observer, cancel: cancel)
     }
@@ -56,7 +56,7 @@ private final class DefaultIfEmpty<Element>: Producer<Element> {
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = DefaultIfEmptySink(default: defaultElement, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

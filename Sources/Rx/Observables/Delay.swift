@@ -43,7 +43,7 @@ private final class DelaySink<Observer: ObserverType>: Sink<Observer>, ObserverT
     private let sourceSubscription = SingleAssignmentDisposable()
     private let drainSubscription = SerialDisposable()
 
-    init(observer: Observer, cancel: Cancelable, dueTime: RxTimeInterval, scheduler: SchedulerType) {
+    init(observer: Observer, cancel: SinkDisposer, dueTime: RxTimeInterval, scheduler: SchedulerType) {
         self.dueTime = dueTime
         self.scheduler = scheduler
         super.init(observer: observer, cancel: cancel)
@@ -151,7 +151,7 @@ private final class Delay<Element>: Producer<Element> {
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = DelaySink(observer: observer, cancel: cancel, dueTime: dueTime, scheduler: scheduler)
         let subscription = sink.run(source: source)
         return (sink: sink, subscription: subscription)

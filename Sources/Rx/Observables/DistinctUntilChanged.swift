@@ -53,7 +53,7 @@ private final class DistinctUntilChangedSink<Key, Observer: ObserverType>: Sink<
     /// Only touched by `on`, which the source calls one event at a time.
     private var lastKey: Key?
 
-    init(parent: Parent, observer: Observer, cancel: Cancelable) {
+    init(parent: Parent, observer: Observer, cancel: SinkDisposer) {
         self.parent = parent
         super.init(observer: observer, cancel: cancel)
     }
@@ -91,7 +91,7 @@ private final class DistinctUntilChanged<Element, Key>: Producer<Element> {
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = DistinctUntilChangedSink<Key, Observer>(parent: self, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

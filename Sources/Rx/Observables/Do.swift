@@ -55,7 +55,7 @@ private final class DoSink<Observer: ObserverType>: Sink<Observer>, ObserverType
     private let eventHandler: EventHandler
     private let afterEventHandler: EventHandler
 
-    init(eventHandler: @escaping EventHandler, afterEventHandler: @escaping EventHandler, observer: Observer, cancel: Cancelable) {
+    init(eventHandler: @escaping EventHandler, afterEventHandler: @escaping EventHandler, observer: Observer, cancel: SinkDisposer) {
         self.eventHandler = eventHandler
         self.afterEventHandler = afterEventHandler
         super.init(observer: observer, cancel: cancel)
@@ -106,7 +106,7 @@ private final class Do<Element>: Producer<Element> {
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Element {
         onSubscribe?()
         let sink = DoSink(eventHandler: eventHandler, afterEventHandler: afterEventHandler, observer: observer, cancel: cancel)
         let sourceSubscription = source.subscribe(sink)

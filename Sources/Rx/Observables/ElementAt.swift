@@ -18,7 +18,7 @@ private final class ElementAtSink<Observer: ObserverType>: Sink<Observer>, Obser
     /// Only touched by `on`, which the source calls one event at a time.
     private var remaining: Int
 
-    init(index: Int, observer: Observer, cancel: Cancelable) {
+    init(index: Int, observer: Observer, cancel: SinkDisposer) {
         self.remaining = index
         super.init(observer: observer, cancel: cancel)
     }
@@ -52,7 +52,7 @@ private final class ElementAt<Element>: Producer<Element> {
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = ElementAtSink(index: index, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

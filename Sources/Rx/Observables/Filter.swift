@@ -21,7 +21,7 @@ final class FilterSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
     let predicate: Predicate
 
     @inlinable
-    init(predicate: @escaping Predicate, observer: Observer, cancel: Cancelable) {
+    init(predicate: @escaping Predicate, observer: Observer, cancel: SinkDisposer) {
         self.predicate = predicate
         super.init(observer: observer, cancel: cancel)
     }
@@ -68,7 +68,7 @@ final class Filter<Element>: Producer<Element> {
     }
 
     @inlinable
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = FilterSink(predicate: predicate, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

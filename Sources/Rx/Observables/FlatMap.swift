@@ -35,8 +35,8 @@ final class FlatMapSink<SourceElement, SourceSequence: ObservableConvertibleType
     @usableFromInline
     let sourceSubscription = InlineSingleAssignmentDisposable()
 
-    @inlinable
-    init(selector: @escaping Selector, observer: Observer, cancel: Cancelable) {
+    @inlinable @inline(__always)
+    init(selector: @escaping Selector, observer: Observer, cancel: SinkDisposer) {
         self.selector = selector
         super.init(observer: observer, cancel: cancel)
     }
@@ -131,7 +131,7 @@ final class FlatMapSink<SourceElement, SourceSequence: ObservableConvertibleType
         if let first = toDispose.first {
             unsafeDowncast(first, to: Inner.self).dispose()
         }
-        for inner in toDispose.rest {
+        for inner in toDispose.rest ?? [] {
             unsafeDowncast(inner, to: Inner.self).dispose()
         }
     }
@@ -192,7 +192,7 @@ final class FlatMap<SourceElement, SourceSequence: ObservableConvertibleType>: P
     }
 
     @inlinable
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == SourceSequence.Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == SourceSequence.Element {
         let sink = FlatMapSink<SourceElement, SourceSequence, Observer>(selector: selector, observer: observer, cancel: cancel)
         let subscription = sink.run(source)
         return (sink: sink, subscription: subscription)

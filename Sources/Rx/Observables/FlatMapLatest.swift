@@ -39,7 +39,7 @@ final class FlatMapLatestSink<SourceElement, SourceSequence: ObservableConvertib
     @exclusivity(unchecked) var innerDisposed = false
 
     @inlinable
-    init(selector: @escaping Selector, observer: Observer, cancel: Cancelable) {
+    init(selector: @escaping Selector, observer: Observer, cancel: SinkDisposer) {
         self.selector = selector
         super.init(observer: observer, cancel: cancel)
     }
@@ -197,7 +197,7 @@ final class FlatMapLatest<SourceElement, SourceSequence: ObservableConvertibleTy
     }
 
     @inlinable
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == SourceSequence.Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == SourceSequence.Element {
         let sink = FlatMapLatestSink<SourceElement, SourceSequence, Observer>(selector: selector, observer: observer, cancel: cancel)
         let subscription = sink.run(source)
         return (sink: sink, subscription: subscription)

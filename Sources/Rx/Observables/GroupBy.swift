@@ -22,7 +22,7 @@ private final class GroupBySink<Key: Hashable, Element, Observer: ObserverType>:
     /// Keeps the source subscription alive while groups are subscribed.
     private let refCount: RefCountDisposable
 
-    init(keySelector: @escaping (Element) throws -> Key, observer: Observer, cancel: Cancelable) {
+    init(keySelector: @escaping (Element) throws -> Key, observer: Observer, cancel: SinkDisposer) {
         self.keySelector = keySelector
         refCount = RefCountDisposable(disposable: group)
         super.init(observer: observer, cancel: cancel)
@@ -102,7 +102,7 @@ private final class GroupBy<Key: Hashable, Element>: Producer<GroupedObservable<
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == GroupedObservable<Key, Element> {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == GroupedObservable<Key, Element> {
         let sink = GroupBySink(keySelector: keySelector, observer: observer, cancel: cancel)
         let subscription = sink.run(source)
         return (sink: sink, subscription: subscription)

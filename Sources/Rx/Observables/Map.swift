@@ -18,7 +18,7 @@ final class MapSink<SourceType, Observer: ObserverType>: Sink<Observer>, Observe
     let transform: Transform
 
     @inlinable
-    init(transform: @escaping Transform, observer: Observer, cancel: Cancelable) {
+    init(transform: @escaping Transform, observer: Observer, cancel: SinkDisposer) {
         self.transform = transform
         super.init(observer: observer, cancel: cancel)
     }
@@ -67,7 +67,7 @@ final class Map<SourceType, Result>: Producer<Result> {
     }
 
     @inlinable
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Result {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Result {
         let sink = MapSink(transform: transform, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

@@ -71,7 +71,7 @@ final class MergeSink<SourceElement, SourceSequence: ObservableConvertibleType, 
     private let group = CompositeDisposable()
     private let sourceSubscription = SingleAssignmentDisposable()
 
-    init(selector: @escaping Selector, skipWhileActive: Bool, maxConcurrent: Int, observer: Observer, cancel: Cancelable) {
+    init(selector: @escaping Selector, skipWhileActive: Bool, maxConcurrent: Int, observer: Observer, cancel: SinkDisposer) {
         self.selector = selector
         self.skipWhileActive = skipWhileActive
         self.maxConcurrent = maxConcurrent
@@ -211,7 +211,7 @@ final class Merge<SourceElement, SourceSequence: ObservableConvertibleType>: Pro
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == SourceSequence.Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == SourceSequence.Element {
         let sink = MergeSink<SourceElement, SourceSequence, Observer>(selector: selector, skipWhileActive: skipWhileActive, maxConcurrent: maxConcurrent, observer: observer, cancel: cancel)
         let subscription = sink.run(source)
         return (sink: sink, subscription: subscription)
@@ -227,7 +227,7 @@ private final class MergeArray<Element>: Producer<Element> {
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = MergeSink<Observable<Element>, Observable<Element>, Observer>(selector: { $0 }, skipWhileActive: false, maxConcurrent: .max, observer: observer, cancel: cancel)
         let subscription = sink.run(inners: sources)
         return (sink: sink, subscription: subscription)

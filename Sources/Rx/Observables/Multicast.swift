@@ -159,7 +159,7 @@ private final class MulticastSink<Subject: SubjectType, Observer: ObserverType>:
 
     private let parent: Multicast<Subject, Result>
 
-    init(parent: Multicast<Subject, Result>, observer: Observer, cancel: Cancelable) {
+    init(parent: Multicast<Subject, Result>, observer: Observer, cancel: SinkDisposer) {
         self.parent = parent
         super.init(observer: observer, cancel: cancel)
     }
@@ -202,7 +202,7 @@ private final class Multicast<Subject: SubjectType, Result>: Producer<Result> {
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Result {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Result {
         let sink = MulticastSink(parent: self, observer: observer, cancel: cancel)
         let subscription = sink.run()
         return (sink: sink, subscription: subscription)

@@ -45,7 +45,7 @@ private final class ObserveOnSink<Observer: ObserverType>: Sink<Observer>, Obser
     private var sourceStopped = false
     private let drainSubscription = SerialDisposable()
 
-    init(scheduler: ImmediateSchedulerType, observer: Observer, cancel: Cancelable) {
+    init(scheduler: ImmediateSchedulerType, observer: Observer, cancel: SinkDisposer) {
         self.scheduler = scheduler
         super.init(observer: observer, cancel: cancel)
     }
@@ -110,7 +110,7 @@ private final class ObserveOn<Element>: Producer<Element> {
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = ObserveOnSink(scheduler: scheduler, observer: observer, cancel: cancel)
         let subscription = sink.run(source)
         return (sink: sink, subscription: subscription)
@@ -124,7 +124,7 @@ private final class ObserveOnSerialDispatchQueueSink<Observer: ObserverType>: Si
 
     private let scheduler: SerialDispatchQueueScheduler
 
-    init(scheduler: SerialDispatchQueueScheduler, observer: Observer, cancel: Cancelable) {
+    init(scheduler: SerialDispatchQueueScheduler, observer: Observer, cancel: SinkDisposer) {
         self.scheduler = scheduler
         super.init(observer: observer, cancel: cancel)
     }
@@ -153,7 +153,7 @@ private final class ObserveOnSerialDispatchQueue<Element>: Producer<Element> {
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = ObserveOnSerialDispatchQueueSink(scheduler: scheduler, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

@@ -30,7 +30,7 @@ private final class ReduceSink<SourceElement, Accumulate, Observer: ObserverType
     /// Only touched by `on`, which the source calls one event at a time.
     private var accumulated: Accumulate
 
-    init(parent: Parent, observer: Observer, cancel: Cancelable) {
+    init(parent: Parent, observer: Observer, cancel: SinkDisposer) {
         self.parent = parent
         self.accumulated = parent.seed
         super.init(observer: observer, cancel: cancel)
@@ -75,7 +75,7 @@ private final class Reduce<SourceElement, Accumulate, Result>: Producer<Result> 
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Result {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Result {
         let sink = ReduceSink(parent: self, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

@@ -18,7 +18,7 @@ private final class RefCountSink<ConnectableSource: ConnectableObservableType, O
     /// does not end the current connection).
     private var connectionId = UInt64.max
 
-    init(parent: RefCount<ConnectableSource>, observer: Observer, cancel: Cancelable) {
+    init(parent: RefCount<ConnectableSource>, observer: Observer, cancel: SinkDisposer) {
         self.parent = parent
         super.init(observer: observer, cancel: cancel)
     }
@@ -89,7 +89,7 @@ private final class RefCount<ConnectableSource: ConnectableObservableType>: Prod
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == ConnectableSource.Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == ConnectableSource.Element {
         let sink = RefCountSink(parent: self, observer: observer, cancel: cancel)
         let subscription = sink.run()
         return (sink: sink, subscription: subscription)

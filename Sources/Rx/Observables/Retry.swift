@@ -28,7 +28,7 @@ private final class RetrySink<Observer: ObserverType>: Sink<Observer>, ObserverT
     /// events come one at a time, and the next subscription starts after the error.
     private var retriesLeft: Int?
 
-    init(source: Observable<Element>, maxAttemptCount: Int?, observer: Observer, cancel: Cancelable) {
+    init(source: Observable<Element>, maxAttemptCount: Int?, observer: Observer, cancel: SinkDisposer) {
         self.resubscription = Resubscription(source: source)
         self.retriesLeft = maxAttemptCount.map { $0 - 1 }
         super.init(observer: observer, cancel: cancel)
@@ -70,7 +70,7 @@ private final class Retry<Element>: Producer<Element> {
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = RetrySink(source: source, maxAttemptCount: maxAttemptCount, observer: observer, cancel: cancel)
         let subscription = sink.run()
         return (sink: sink, subscription: subscription)

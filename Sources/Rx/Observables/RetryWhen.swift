@@ -43,7 +43,7 @@ private final class RetryWhenSink<ErrorType, Trigger, Observer: ObserverType>: S
     /// The observer of `notifier` waiting to answer the current error.
     let answerSubscription = SerialDisposable()
 
-    init(source: Observable<Element>, observer: Observer, cancel: Cancelable) {
+    init(source: Observable<Element>, observer: Observer, cancel: SinkDisposer) {
         self.resubscription = Resubscription(source: source)
         super.init(observer: observer, cancel: cancel)
     }
@@ -109,7 +109,7 @@ private final class RetryWhen<Element, ErrorType, Trigger>: Producer<Element> {
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = RetryWhenSink<ErrorType, Trigger, Observer>(source: source, observer: observer, cancel: cancel)
         let subscription = sink.run(makeTrigger)
         return (sink: sink, subscription: subscription)

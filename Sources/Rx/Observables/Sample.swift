@@ -25,7 +25,7 @@ private final class SampleSink<SamplerElement, Observer: ObserverType>: Sink<Obs
     private var atEnd = false
     private let sourceSubscription = SingleAssignmentDisposable()
 
-    init(parent: Sample<Element, SamplerElement>, observer: Observer, cancel: Cancelable) {
+    init(parent: Sample<Element, SamplerElement>, observer: Observer, cancel: SinkDisposer) {
         self.parent = parent
         super.init(observer: observer, cancel: cancel)
     }
@@ -96,7 +96,7 @@ private final class Sample<Element, SamplerElement>: Producer<Element> {
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = SampleSink(parent: self, observer: observer, cancel: cancel)
         let subscription = sink.run()
         return (sink: sink, subscription: subscription)

@@ -32,7 +32,7 @@ private final class ScanSink<SourceElement, Observer: ObserverType>: Sink<Observ
     /// Only touched by `on`, which the source calls one event at a time.
     private var accumulated: Accumulate
 
-    init(seed: Accumulate, accumulator: @escaping Accumulator, observer: Observer, cancel: Cancelable) {
+    init(seed: Accumulate, accumulator: @escaping Accumulator, observer: Observer, cancel: SinkDisposer) {
         self.accumulated = seed
         self.accumulator = accumulator
         super.init(observer: observer, cancel: cancel)
@@ -72,7 +72,7 @@ private final class Scan<SourceElement, Accumulate>: Producer<Accumulate> {
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Accumulate {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Accumulate {
         let sink = ScanSink<SourceElement, Observer>(seed: seed, accumulator: accumulator, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

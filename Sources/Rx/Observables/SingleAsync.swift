@@ -27,7 +27,7 @@ private final class SingleAsyncSink<Observer: ObserverType>: Sink<Observer>, Obs
     /// Only touched by `on`, which the source calls one event at a time.
     private var seenValue = false
 
-    init(predicate: ((Element) throws -> Bool)?, observer: Observer, cancel: Cancelable) {
+    init(predicate: ((Element) throws -> Bool)?, observer: Observer, cancel: SinkDisposer) {
         self.predicate = predicate
         super.init(observer: observer, cancel: cancel)
     }
@@ -71,7 +71,7 @@ private final class SingleAsync<Element>: Producer<Element> {
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = SingleAsyncSink(predicate: predicate, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

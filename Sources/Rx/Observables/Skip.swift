@@ -37,7 +37,7 @@ private final class SkipCountSink<Observer: ObserverType>: Sink<Observer>, Obser
     /// Only touched by `on`, which the source calls one event at a time.
     private var remaining: Int
 
-    init(count: Int, observer: Observer, cancel: Cancelable) {
+    init(count: Int, observer: Observer, cancel: SinkDisposer) {
         self.remaining = count
         super.init(observer: observer, cancel: cancel)
     }
@@ -67,7 +67,7 @@ private final class SkipCount<Element>: Producer<Element> {
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = SkipCountSink(count: count, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)
@@ -114,7 +114,7 @@ private final class SkipTime<Element>: Producer<Element> {
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = SkipTimeSink(observer: observer, cancel: cancel)
         let subscription = sink.run(self)
         return (sink: sink, subscription: subscription)

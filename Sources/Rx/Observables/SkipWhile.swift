@@ -16,7 +16,7 @@ private final class SkipWhileSink<Observer: ObserverType>: Sink<Observer>, Obser
     /// Only touched by `on`, which the source calls one event at a time.
     private var skipping = true
 
-    init(predicate: @escaping (Element) throws -> Bool, observer: Observer, cancel: Cancelable) {
+    init(predicate: @escaping (Element) throws -> Bool, observer: Observer, cancel: SinkDisposer) {
         self.predicate = predicate
         super.init(observer: observer, cancel: cancel)
     }
@@ -52,7 +52,7 @@ private final class SkipWhile<Element>: Producer<Element> {
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = SkipWhileSink(predicate: predicate, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

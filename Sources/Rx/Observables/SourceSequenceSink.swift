@@ -16,7 +16,7 @@ class SourceSequenceSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
     private var moveNextRequested = false
     private let current = SerialDisposable()
 
-    init(iterator: AnyIterator<Observable<Element>>, observer: Observer, cancel: Cancelable) {
+    init(iterator: AnyIterator<Observable<Element>>, observer: Observer, cancel: SinkDisposer) {
         self.iterator = iterator
         super.init(observer: observer, cancel: cancel)
     }

@@ -54,7 +54,7 @@ private final class SubscribeOn<Source: ObservableType>: Producer<Source.Element
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Source.Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Source.Element {
         let sink = SubscribeOnSink<Source, Observer>(observer: observer, cancel: cancel)
         let subscription = sink.run(source: source, scheduler: scheduler)
         return (sink: sink, subscription: subscription)

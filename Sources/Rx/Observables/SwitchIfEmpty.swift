@@ -25,7 +25,7 @@ private final class SwitchIfEmptySink<Observer: ObserverType>: Sink<Observer>, O
     private let sourceSubscription = SingleAssignmentDisposable()
     private let otherSubscription = SingleAssignmentDisposable()
 
-    init(other: Observable<Element>, observer: Observer, cancel: Cancelable) {
+    init(other: Observable<Element>, observer: Observer, cancel: SinkDisposer) {
         self.other = other
         super.init(observer: observer, cancel: cancel)
     }
@@ -65,7 +65,7 @@ private final class SwitchIfEmpty<Element>: Producer<Element> {
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = SwitchIfEmptySink(other: other, observer: observer, cancel: cancel)
         let subscription = sink.run(source)
         return (sink: sink, subscription: subscription)

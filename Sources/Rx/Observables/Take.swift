@@ -30,7 +30,7 @@ private final class TakeCountSink<Observer: ObserverType>: Sink<Observer>, Obser
     /// the observer see the count already lowered.
     private var remaining: Int
 
-    init(count: Int, observer: Observer, cancel: Cancelable) {
+    init(count: Int, observer: Observer, cancel: SinkDisposer) {
         self.remaining = count
         super.init(observer: observer, cancel: cancel)
     }
@@ -62,7 +62,7 @@ private final class TakeCount<Element>: Producer<Element> {
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = TakeCountSink(count: count, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)
@@ -110,7 +110,7 @@ private final class TakeTime<Element>: Producer<Element> {
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = TakeTimeSink(observer: observer, cancel: cancel)
         let subscription = sink.run(self)
         return (sink: sink, subscription: subscription)

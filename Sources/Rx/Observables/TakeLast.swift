@@ -20,7 +20,7 @@ private final class TakeLastSink<Observer: ObserverType>: Sink<Observer>, Observ
     private var buffer: [Element] = []
     private var head = 0
 
-    init(count: Int, observer: Observer, cancel: Cancelable) {
+    init(count: Int, observer: Observer, cancel: SinkDisposer) {
         self.count = count
         super.init(observer: observer, cancel: cancel)
     }
@@ -58,7 +58,7 @@ private final class TakeLast<Element>: Producer<Element> {
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = TakeLastSink(count: count, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

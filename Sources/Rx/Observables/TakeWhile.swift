@@ -34,7 +34,7 @@ private final class TakeWhileSink<Observer: ObserverType>: Sink<Observer>, Obser
     private let behavior: TakeBehavior
     private let stopsOn: (Element) throws -> Bool
 
-    init(behavior: TakeBehavior, stopsOn: @escaping (Element) throws -> Bool, observer: Observer, cancel: Cancelable) {
+    init(behavior: TakeBehavior, stopsOn: @escaping (Element) throws -> Bool, observer: Observer, cancel: SinkDisposer) {
         self.behavior = behavior
         self.stopsOn = stopsOn
         super.init(observer: observer, cancel: cancel)
@@ -77,7 +77,7 @@ private final class TakeWhile<Element>: Producer<Element> {
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = TakeWhileSink(behavior: behavior, stopsOn: stopsOn, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

@@ -100,7 +100,7 @@ final class TapSink<Observer: ObserverType, Value>: Sink<Observer>, ObserverType
     let transform: (Event<Element>) -> Value
 
     @inlinable
-    init(tap: Tap<Value>, transform: @escaping (Event<Element>) -> Value, observer: Observer, cancel: Cancelable) {
+    init(tap: Tap<Value>, transform: @escaping (Event<Element>) -> Value, observer: Observer, cancel: SinkDisposer) {
         self.tap = tap
         self.transform = transform
         super.init(observer: observer, cancel: cancel)
@@ -141,7 +141,7 @@ final class Tapped<Element, Value>: Producer<Element> {
     }
 
     @inlinable
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = TapSink(tap: tap, transform: transform, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

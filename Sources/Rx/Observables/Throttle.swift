@@ -30,7 +30,7 @@ private final class ThrottleSink<Observer: ObserverType>: Sink<Observer>, Observ
     private var completed = false
     private let timer = SerialDisposable()
 
-    init(parent: Throttle<Element>, observer: Observer, cancel: Cancelable) {
+    init(parent: Throttle<Element>, observer: Observer, cancel: SinkDisposer) {
         self.parent = parent
         super.init(observer: observer, cancel: cancel)
     }
@@ -115,7 +115,7 @@ private final class Throttle<Element>: Producer<Element> {
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = ThrottleSink(parent: self, observer: observer, cancel: cancel)
         let subscription = sink.run()
         return (sink: sink, subscription: subscription)

@@ -37,7 +37,7 @@ private final class TimeoutSink<Observer: ObserverType>: Sink<Observer>, Observe
     private let subscription = SerialDisposable()
     private let timer = SerialDisposable()
 
-    init(parent: Timeout<Element>, observer: Observer, cancel: Cancelable) {
+    init(parent: Timeout<Element>, observer: Observer, cancel: SinkDisposer) {
         self.parent = parent
         super.init(observer: observer, cancel: cancel)
     }
@@ -119,7 +119,7 @@ private final class Timeout<Element>: Producer<Element> {
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = TimeoutSink(parent: self, observer: observer, cancel: cancel)
         let subscription = sink.run()
         return (sink: sink, subscription: subscription)

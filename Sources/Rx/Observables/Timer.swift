@@ -54,7 +54,7 @@ private final class TimerProducer<Element: FixedWidthInteger>: Producer<Element>
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = TimerSink(observer: observer, cancel: cancel)
         let subscription: Disposable
         if let period {

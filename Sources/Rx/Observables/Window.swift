@@ -31,7 +31,7 @@ private final class WindowTimeCountSink<Element, Observer: ObserverType>: Sink<O
     /// Keeps `group` alive while windows are subscribed.
     private let refCount: RefCountDisposable
 
-    init(parent: WindowTimeCount<Element>, observer: Observer, cancel: Cancelable) {
+    init(parent: WindowTimeCount<Element>, observer: Observer, cancel: SinkDisposer) {
         self.parent = parent
         _ = group.insert(timer)
         refCount = RefCountDisposable(disposable: group)
@@ -111,7 +111,7 @@ private final class WindowObservable<Element>: Producer<Element> {
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Element {
         let release = refCount.retain()
         let sink = WindowObservableSink(observer: observer, cancel: cancel)
         let subscription = subject.subscribe(sink)
@@ -142,7 +142,7 @@ private final class WindowTimeCount<Element>: Producer<Observable<Element>> {
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Observable<Element> {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Observable<Element> {
         let sink = WindowTimeCountSink(parent: self, observer: observer, cancel: cancel)
         let subscription = sink.run()
         return (sink: sink, subscription: subscription)

@@ -24,7 +24,7 @@ private final class WithUnretainedSink<Object: AnyObject, Element, Observer: Obs
     private let resultSelector: (Object, Element) -> Observer.Element
 
     /// `object` is `nil` when it was deallocated before this subscription.
-    init(object: Object?, resultSelector: @escaping (Object, Element) -> Observer.Element, observer: Observer, cancel: Cancelable) {
+    init(object: Object?, resultSelector: @escaping (Object, Element) -> Observer.Element, observer: Observer, cancel: SinkDisposer) {
         self.object = object
         self.resultSelector = resultSelector
         super.init(observer: observer, cancel: cancel)
@@ -61,7 +61,7 @@ private final class WithUnretained<Object: AnyObject, Element, Result>: Producer
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Result {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Result {
         let sink = WithUnretainedSink(object: object, resultSelector: resultSelector, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

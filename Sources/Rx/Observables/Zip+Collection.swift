@@ -42,7 +42,7 @@ private final class ZipCollectionTypeSink<SourceElement, Observer: ObserverType>
     private var delivering = false
     private let subscriptions: [SingleAssignmentDisposable]
 
-    init(parent: Parent, observer: Observer, cancel: Cancelable) {
+    init(parent: Parent, observer: Observer, cancel: SinkDisposer) {
         self.parent = parent
         let count = parent.sources.count
         self.queues = [ZipQueue<SourceElement>](repeating: ZipQueue(), count: count)
@@ -167,7 +167,7 @@ private final class ZipCollectionType<SourceElement, Result>: Producer<Result> {
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Result {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Result {
         let sink = ZipCollectionTypeSink(parent: self, observer: observer, cancel: cancel)
         let subscription = sink.run()
         return (sink: sink, subscription: subscription)

@@ -37,7 +37,7 @@ private final class ZipSink2<E1, E2, Observer: ObserverType>: ZipSink<Observer> 
     private var queue1 = ZipQueue<E1>()
     private var queue2 = ZipQueue<E2>()
 
-    init(parent: Parent, observer: Observer, cancel: Cancelable) {
+    init(parent: Parent, observer: Observer, cancel: SinkDisposer) {
         self.parent = parent
         super.init(arity: 2, observer: observer, cancel: cancel)
     }
@@ -79,7 +79,7 @@ private final class Zip2<E1, E2, Result>: Producer<Result> {
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Result {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Result {
         let sink = ZipSink2(parent: self, observer: observer, cancel: cancel)
         let subscription = sink.run()
         return (sink: sink, subscription: subscription)
@@ -125,7 +125,7 @@ private final class ZipSink3<E1, E2, E3, Observer: ObserverType>: ZipSink<Observ
     private var queue2 = ZipQueue<E2>()
     private var queue3 = ZipQueue<E3>()
 
-    init(parent: Parent, observer: Observer, cancel: Cancelable) {
+    init(parent: Parent, observer: Observer, cancel: SinkDisposer) {
         self.parent = parent
         super.init(arity: 3, observer: observer, cancel: cancel)
     }
@@ -173,7 +173,7 @@ private final class Zip3<E1, E2, E3, Result>: Producer<Result> {
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Result {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Result {
         let sink = ZipSink3(parent: self, observer: observer, cancel: cancel)
         let subscription = sink.run()
         return (sink: sink, subscription: subscription)
@@ -222,7 +222,7 @@ private final class ZipSink4<E1, E2, E3, E4, Observer: ObserverType>: ZipSink<Ob
     private var queue3 = ZipQueue<E3>()
     private var queue4 = ZipQueue<E4>()
 
-    init(parent: Parent, observer: Observer, cancel: Cancelable) {
+    init(parent: Parent, observer: Observer, cancel: SinkDisposer) {
         self.parent = parent
         super.init(arity: 4, observer: observer, cancel: cancel)
     }
@@ -276,7 +276,7 @@ private final class Zip4<E1, E2, E3, E4, Result>: Producer<Result> {
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Result {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Result {
         let sink = ZipSink4(parent: self, observer: observer, cancel: cancel)
         let subscription = sink.run()
         return (sink: sink, subscription: subscription)
@@ -328,7 +328,7 @@ private final class ZipSink5<E1, E2, E3, E4, E5, Observer: ObserverType>: ZipSin
     private var queue4 = ZipQueue<E4>()
     private var queue5 = ZipQueue<E5>()
 
-    init(parent: Parent, observer: Observer, cancel: Cancelable) {
+    init(parent: Parent, observer: Observer, cancel: SinkDisposer) {
         self.parent = parent
         super.init(arity: 5, observer: observer, cancel: cancel)
     }
@@ -388,7 +388,7 @@ private final class Zip5<E1, E2, E3, E4, E5, Result>: Producer<Result> {
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Result {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Result {
         let sink = ZipSink5(parent: self, observer: observer, cancel: cancel)
         let subscription = sink.run()
         return (sink: sink, subscription: subscription)
@@ -443,7 +443,7 @@ private final class ZipSink6<E1, E2, E3, E4, E5, E6, Observer: ObserverType>: Zi
     private var queue5 = ZipQueue<E5>()
     private var queue6 = ZipQueue<E6>()
 
-    init(parent: Parent, observer: Observer, cancel: Cancelable) {
+    init(parent: Parent, observer: Observer, cancel: SinkDisposer) {
         self.parent = parent
         super.init(arity: 6, observer: observer, cancel: cancel)
     }
@@ -509,7 +509,7 @@ private final class Zip6<E1, E2, E3, E4, E5, E6, Result>: Producer<Result> {
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Result {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Result {
         let sink = ZipSink6(parent: self, observer: observer, cancel: cancel)
         let subscription = sink.run()
         return (sink: sink, subscription: subscription)
@@ -567,7 +567,7 @@ private final class ZipSink7<E1, E2, E3, E4, E5, E6, E7, Observer: ObserverType>
     private var queue6 = ZipQueue<E6>()
     private var queue7 = ZipQueue<E7>()
 
-    init(parent: Parent, observer: Observer, cancel: Cancelable) {
+    init(parent: Parent, observer: Observer, cancel: SinkDisposer) {
         self.parent = parent
         super.init(arity: 7, observer: observer, cancel: cancel)
     }
@@ -639,7 +639,7 @@ private final class Zip7<E1, E2, E3, E4, E5, E6, E7, Result>: Producer<Result> {
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Result {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Result {
         let sink = ZipSink7(parent: self, observer: observer, cancel: cancel)
         let subscription = sink.run()
         return (sink: sink, subscription: subscription)
@@ -700,7 +700,7 @@ private final class ZipSink8<E1, E2, E3, E4, E5, E6, E7, E8, Observer: ObserverT
     private var queue7 = ZipQueue<E7>()
     private var queue8 = ZipQueue<E8>()
 
-    init(parent: Parent, observer: Observer, cancel: Cancelable) {
+    init(parent: Parent, observer: Observer, cancel: SinkDisposer) {
         self.parent = parent
         super.init(arity: 8, observer: observer, cancel: cancel)
     }
@@ -778,7 +778,7 @@ private final class Zip8<E1, E2, E3, E4, E5, E6, E7, E8, Result>: Producer<Resul
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Result {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Result {
         let sink = ZipSink8(parent: self, observer: observer, cancel: cancel)
         let subscription = sink.run()
         return (sink: sink, subscription: subscription)

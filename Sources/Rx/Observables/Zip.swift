@@ -31,7 +31,7 @@ class ZipSink<Observer: ObserverType>: Sink<Observer>, ZipSinkProtocol {
     /// Guarded by `lock`: the terminal event was sent; later source events are ignored.
     private var finished = false
 
-    init(arity: Int, observer: Observer, cancel: Cancelable) {
+    init(arity: Int, observer: Observer, cancel: SinkDisposer) {
         self.arity = arity
         self.isDone = [Bool](repeating: false, count: arity)
         super.init(observer: observer, cancel: cancel)

@@ -69,7 +69,7 @@ private final class PeriodicState<State>: Cancelable {
     init(state: State, action: @escaping (State) -> State) {
         self.state = state
         self.action = action
-        Resources.incrementTotal()
+        Resources.add(1)
     }
 
     var isDisposed: Bool { disposed.load(ordering: .acquiring) }
@@ -85,7 +85,7 @@ private final class PeriodicState<State>: Cancelable {
     }
 
     deinit {
-        Resources.decrementTotal()
+        Resources.add(-1)
     }
 }
 

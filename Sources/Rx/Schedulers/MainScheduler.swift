@@ -202,7 +202,7 @@ private final class CountedWork<StateType>: Cancelable {
         self.state = state
         self.action = action
         self.countedIn = countedIn
-        Resources.incrementTotal()
+        Resources.add(1)
     }
 
     var isDisposed: Bool { result.isDisposed }
@@ -220,6 +220,6 @@ private final class CountedWork<StateType>: Cancelable {
     }
 
     deinit {
-        Resources.decrementTotal()
+        Resources.add(-1)
     }
 }

@@ -15,7 +15,7 @@ final class ScheduledItem<State>: Cancelable {
     init(action: @escaping (State) -> Disposable, state: State) {
         self.action = action
         self.state = state
-        Resources.incrementTotal()
+        Resources.add(1)
     }
 
     @inlinable
@@ -32,7 +32,7 @@ final class ScheduledItem<State>: Cancelable {
     }
 
     deinit {
-        Resources.decrementTotal()
+        Resources.add(-1)
     }
 }
 

@@ -151,7 +151,7 @@ final class VirtualSchedulerItem<Time>: Cancelable {
         self.time = time
         self.id = id
         self.action = action
-        Resources.incrementTotal()
+        Resources.add(1)
     }
 
     var isDisposed: Bool { disposable.isDisposed }
@@ -168,7 +168,7 @@ final class VirtualSchedulerItem<Time>: Cancelable {
     }
 
     deinit {
-        Resources.decrementTotal()
+        Resources.add(-1)
     }
 }
 

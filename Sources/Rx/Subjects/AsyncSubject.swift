@@ -50,7 +50,7 @@ public final class AsyncSubject<Element>: Observable<Element>, SubjectType, Obse
                 observers.removeAll()
             }
         }
-        Resources.counter.wrappingSubtract(snapshot.count, ordering: .relaxed)
+        Resources.add(-snapshot.count)
         if let last {
             dispatch(first: snapshot.first, rest: snapshot.rest, Event.next(last))
         }
@@ -74,7 +74,7 @@ public final class AsyncSubject<Element>: Observable<Element>, SubjectType, Obse
             }
             let subscription = SubjectSubscription(handler: observer.on, owner: self)
             observers.insert(subscription)
-            Resources.incrementTotal()
+            Resources.add(1)
             return subscription
         }
         for event in result {
@@ -86,7 +86,7 @@ public final class AsyncSubject<Element>: Observable<Element>, SubjectType, Obse
     @usableFromInline
     func unsubscribe(_ subscription: AnyObject) {
         let removed = lock.performLocked { observers.remove(subscription) }
-        if removed { Resources.decrementTotal() }
+        if removed { Resources.add(-1) }
     }
 
     /// The subject itself.
@@ -94,6 +94,6 @@ public final class AsyncSubject<Element>: Observable<Element>, SubjectType, Obse
 
     deinit {
         // Observers still registered are released with the subject.
-        Resources.counter.wrappingSubtract(observers.count, ordering: .relaxed)
+        Resources.add(-observers.count)
     }
 }

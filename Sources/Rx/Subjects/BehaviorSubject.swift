@@ -65,7 +65,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
                 observers.removeAll()
             }
         }
-        Resources.counter.wrappingSubtract(released, ordering: .relaxed)
+        Resources.add(-released)
         dispatch(first: snapshot.first, rest: snapshot.rest, event)
     }
 
@@ -84,7 +84,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
             let gate = SubscriptionGate(observer.on)
             let subscription = SubjectSubscription(handler: gate.on, owner: self)
             observers.insert(subscription)
-            Resources.incrementTotal()
+            Resources.add(1)
             return .live(element, gate, subscription)
         }
         switch start {
@@ -104,7 +104,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
     @usableFromInline
     func unsubscribe(_ subscription: AnyObject) {
         let removed = lock.performLocked { observers.remove(subscription) }
-        if removed { Resources.decrementTotal() }
+        if removed { Resources.add(-1) }
     }
 
     /// The subject itself.
@@ -119,12 +119,12 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
             stoppedError = nil
             return count
         }
-        Resources.counter.wrappingSubtract(count, ordering: .relaxed)
+        Resources.add(-count)
     }
 
     deinit {
         // Observers still registered are released with the subject.
-        Resources.counter.wrappingSubtract(observers.count, ordering: .relaxed)
+        Resources.add(-observers.count)
     }
 }
 

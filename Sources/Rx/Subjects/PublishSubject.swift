@@ -55,8 +55,8 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
             lock.performLocked {
                 if !disposed && !stopped {
                     first = observers.first
-                    if !observers.rest.isEmpty {
-                        rest = observers.rest
+                    if let others = observers.rest, !others.isEmpty {
+                        rest = others
                     }
                 }
             }
@@ -71,7 +71,7 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
                 observers.removeAll()
                 return count
             }
-            Resources.counter.wrappingSubtract(count, ordering: .relaxed)
+            Resources.add(-count)
         case .completed:
             let count: Int = lock.performLocked {
                 if disposed || stopped { return 0 }
@@ -82,7 +82,7 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
                 observers.removeAll()
                 return count
             }
-            Resources.counter.wrappingSubtract(count, ordering: .relaxed)
+            Resources.add(-count)
         }
         dispatch(first: first, rest: rest, event)
     }
@@ -119,7 +119,7 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
             handler(immediate)
             return Disposables.create()
         }
-        Resources.incrementTotal()
+        Resources.add(1)
         return subscription
     }
 
@@ -127,7 +127,7 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
     func unsubscribe(_ subscription: AnyObject) {
         let removed = lock.performLocked { observers.remove(subscription) }
         if removed {
-            Resources.decrementTotal()
+            Resources.add(-1)
         }
     }
 
@@ -136,7 +136,7 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
 
     deinit {
         // Observers still registered are released with the subject.
-        Resources.counter.wrappingSubtract(observers.count, ordering: .relaxed)
+        Resources.add(-observers.count)
     }
 
     /// Removes every observer; later subscribers get `RxError.disposed`.
@@ -148,6 +148,6 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
             stoppedError = nil
             return count
         }
-        Resources.counter.wrappingSubtract(count, ordering: .relaxed)
+        Resources.add(-count)
     }
 }

@@ -75,7 +75,7 @@ public class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverT
                 observers.removeAll()
             }
         }
-        Resources.counter.wrappingSubtract(released, ordering: .relaxed)
+        Resources.add(-released)
         dispatch(first: snapshot.first, rest: snapshot.rest, event)
     }
 
@@ -114,7 +114,7 @@ public class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverT
             let gate = SubscriptionGate(observer.on)
             let subscription = SubjectSubscription(handler: gate.on, owner: self)
             observers.insert(subscription)
-            Resources.incrementTotal()
+            Resources.add(1)
             return .live(replayed, gate, subscription)
         }
         switch start {
@@ -139,7 +139,7 @@ public class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverT
     @usableFromInline
     func unsubscribe(_ subscription: AnyObject) {
         let removed = lock.performLocked { observers.remove(subscription) }
-        if removed { Resources.decrementTotal() }
+        if removed { Resources.add(-1) }
     }
 
     /// The subject itself.
@@ -156,12 +156,12 @@ public class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverT
             stoppedError = nil
             return count
         }
-        Resources.counter.wrappingSubtract(count, ordering: .relaxed)
+        Resources.add(-count)
     }
 
     deinit {
         // Observers still registered are released with the subject.
-        Resources.counter.wrappingSubtract(observers.count, ordering: .relaxed)
+        Resources.add(-observers.count)
     }
 }
 

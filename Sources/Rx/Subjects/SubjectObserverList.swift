@@ -1,30 +1,33 @@
 /// The observers of a subject, stored as `AnyObject` so that the subject's generic class
 /// needs no type metadata to copy or destroy them (generic containers of generic types cost
 /// a metadata look-up each time unspecialised code touches them). The first observer lives
-/// inline, so one observer needs no array.
+/// inline and the array exists only once a second observer came, so an empty or
+/// one-observer list costs no array and no reference counting of the empty one.
 @usableFromInline
 struct SubjectObserverList {
     @usableFromInline
     var first: AnyObject?
     @usableFromInline
-    var rest: ContiguousArray<AnyObject> = []
+    var rest: ContiguousArray<AnyObject>?
 
     @inlinable
     init() {}
 
     @inlinable
-    var isEmpty: Bool { first == nil && rest.isEmpty }
+    var isEmpty: Bool { first == nil && (rest?.isEmpty ?? true) }
 
     @inlinable
-    var count: Int { (first == nil ? 0 : 1) + rest.count }
+    var count: Int { (first == nil ? 0 : 1) + (rest?.count ?? 0) }
 
     /// Appends `observer` (insertion order is delivery order).
     @inlinable
     mutating func insert(_ observer: AnyObject) {
-        if first == nil && rest.isEmpty {
+        if first == nil && (rest?.isEmpty ?? true) {
             first = observer
+        } else if rest == nil {
+            rest = [observer]
         } else {
-            rest.append(observer)
+            rest!.append(observer)
         }
     }
 
@@ -35,8 +38,8 @@ struct SubjectObserverList {
             self.first = nil
             return true
         }
-        if let index = rest.firstIndex(where: { $0 === observer }) {
-            rest.remove(at: index)
+        if let index = rest?.firstIndex(where: { $0 === observer }) {
+            rest!.remove(at: index)
             return true
         }
         return false
@@ -45,7 +48,7 @@ struct SubjectObserverList {
     @inlinable
     mutating func removeAll() {
         first = nil
-        rest = []
+        rest = nil
     }
 }
 

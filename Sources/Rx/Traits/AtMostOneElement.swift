@@ -11,7 +11,7 @@ final class AtMostOneElement<Element>: Producer<Element> {
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = AtMostOneElementSink(emptyError: emptyError, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)
@@ -25,7 +25,7 @@ private final class AtMostOneElementSink<Observer: ObserverType>: Sink<Observer>
     /// Only touched by `on`, which the source calls one event at a time.
     private var element: Element?
 
-    init(emptyError: Swift.Error?, observer: Observer, cancel: Cancelable) {
+    init(emptyError: Swift.Error?, observer: Observer, cancel: SinkDisposer) {
         self.emptyError = emptyError
         super.init(observer: observer, cancel: cancel)
     }

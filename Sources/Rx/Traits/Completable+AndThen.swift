@@ -41,7 +41,7 @@ private final class CompletableAndThenSink<Observer: ObserverType>: Sink<Observe
     /// The `Completable`'s subscription, then `second`'s.
     private let subscription = SerialDisposable()
 
-    init(second: Observable<Observer.Element>, observer: Observer, cancel: Cancelable) {
+    init(second: Observable<Observer.Element>, observer: Observer, cancel: SinkDisposer) {
         self.second = second
         super.init(observer: observer, cancel: cancel)
     }
@@ -76,7 +76,7 @@ private final class CompletableAndThen<Element>: Producer<Element> {
         super.init()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = CompletableAndThenSink(second: second, observer: observer, cancel: cancel)
         let subscription = sink.run(completable)
         return (sink: sink, subscription: subscription)
