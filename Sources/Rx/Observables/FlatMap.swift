@@ -83,12 +83,14 @@ final class FlatMapSink<SourceElement, SourceSequence: ObservableConvertibleType
 
     @inlinable
     func subscribeInner(_ source: Observable<Observer.Element>) {
-        if let just = source as? Just<Observer.Element> {
+        if type(of: source) == Just<Observer.Element>.self {
             // A `just` inner sequence sends its element and completes during the subscription;
             // forwarding the element directly gives the same events without the subscription.
+            // (`Just` is final: comparing the type is the cast, without a retained result.)
+            let element = unsafeDowncast(source, to: Just<Observer.Element>.self).element
             lock.performLocked {
                 if !innersDisposed {
-                    forwardOn(.next(just.element))
+                    forwardOn(.next(element))
                 }
             }
             return

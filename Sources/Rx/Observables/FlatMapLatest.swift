@@ -65,15 +65,17 @@ final class FlatMapLatestSink<SourceElement, SourceSequence: ObservableConvertib
                 }
                 return
             }
-            if let just = source as? Just<Observer.Element> {
+            if type(of: source) == Just<Observer.Element>.self {
                 // A `just` inner sequence replaces the current one, sends its element and
-                // completes during the subscription: apply those events directly.
+                // completes during the subscription: apply those events directly. (`Just` is
+                // final: comparing the type is the cast, without a retained result.)
+                let element = unsafeDowncast(source, to: Just<Observer.Element>.self).element
                 let replaced: Inner? = lock.performLocked {
                     if innerDisposed { return nil }
                     latest += 1
                     let replaced = current
                     current = nil
-                    forwardOn(.next(just.element))
+                    forwardOn(.next(element))
                     if stopped {
                         forwardOn(.completed)
                         dispose()
