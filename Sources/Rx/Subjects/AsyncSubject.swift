@@ -40,17 +40,15 @@ public final class AsyncSubject<Element>: Observable<Element>, SubjectType, Obse
             case .completed:
                 stopped = true
                 last = lastElement
-                snapshot = observers
-                observers.removeAll()
+                snapshot = observers.takeAll()
             case .error(let error):
                 stopped = true
                 stoppedError = error
                 lastElement = nil
-                snapshot = observers
-                observers.removeAll()
+                snapshot = observers.takeAll()
             }
         }
-        Resources.add(-snapshot.count)
+        snapshot.detachAll()
         if let last {
             dispatch(first: snapshot.first, rest: snapshot.rest, Event.next(last))
         }
@@ -93,7 +91,8 @@ public final class AsyncSubject<Element>: Observable<Element>, SubjectType, Obse
     public func asObserver() -> AsyncSubject<Element> { self }
 
     deinit {
-        // Observers still registered are released with the subject.
-        Resources.add(-observers.count)
+        // Observers still registered are released with the subject (under the lock: a
+        // subscription's dispose may be inside `unsubscribe`).
+        lock.performLocked { observers.takeAll() }.detachAll()
     }
 }

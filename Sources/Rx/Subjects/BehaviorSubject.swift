@@ -45,7 +45,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
         defer { synchronizationTracker.unregister() }
         #endif
         var snapshot = SubjectObserverList()
-        var released = 0
+        var terminated = false
         lock.performLocked {
             guard !disposed && !stopped else { return }
             switch event {
@@ -55,17 +55,17 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
             case .error(let error):
                 stopped = true
                 stoppedError = error
-                snapshot = observers
-                released = observers.count
-                observers.removeAll()
+                snapshot = observers.takeAll()
+                terminated = true
             case .completed:
                 stopped = true
-                snapshot = observers
-                released = observers.count
-                observers.removeAll()
+                snapshot = observers.takeAll()
+                terminated = true
             }
         }
-        Resources.add(-released)
+        if terminated {
+            snapshot.detachAll()
+        }
         dispatch(first: snapshot.first, rest: snapshot.rest, event)
     }
 
@@ -112,19 +112,18 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
 
     /// Removes every observer; later subscribers get `RxError.disposed`.
     public func dispose() {
-        let count: Int = lock.performLocked {
+        let taken: SubjectObserverList = lock.performLocked {
             disposed = true
-            let count = observers.count
-            observers.removeAll()
             stoppedError = nil
-            return count
+            return observers.takeAll()
         }
-        Resources.add(-count)
+        taken.detachAll()
     }
 
     deinit {
-        // Observers still registered are released with the subject.
-        Resources.add(-observers.count)
+        // Observers still registered are released with the subject (under the lock: a
+        // subscription's dispose may be inside `unsubscribe`).
+        lock.performLocked { observers.takeAll() }.detachAll()
     }
 }
 

@@ -61,28 +61,24 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
                 }
             }
         case .error(let error):
-            let count: Int = lock.performLocked {
-                if disposed || stopped { return 0 }
+            let taken: SubjectObserverList = lock.performLocked {
+                if disposed || stopped { return SubjectObserverList() }
                 stopped = true
                 stoppedError = error
-                first = observers.first
-                rest = observers.rest
-                let count = observers.count
-                observers.removeAll()
-                return count
+                return observers.takeAll()
             }
-            Resources.add(-count)
+            taken.detachAll()
+            first = taken.first
+            rest = taken.rest
         case .completed:
-            let count: Int = lock.performLocked {
-                if disposed || stopped { return 0 }
+            let taken: SubjectObserverList = lock.performLocked {
+                if disposed || stopped { return SubjectObserverList() }
                 stopped = true
-                first = observers.first
-                rest = observers.rest
-                let count = observers.count
-                observers.removeAll()
-                return count
+                return observers.takeAll()
             }
-            Resources.add(-count)
+            taken.detachAll()
+            first = taken.first
+            rest = taken.rest
         }
         dispatch(first: first, rest: rest, event)
     }
@@ -135,19 +131,18 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
     public func asObserver() -> PublishSubject<Element> { self }
 
     deinit {
-        // Observers still registered are released with the subject.
-        Resources.add(-observers.count)
+        // Observers still registered are released with the subject (under the lock: a
+        // subscription's dispose may be inside `unsubscribe`).
+        lock.performLocked { observers.takeAll() }.detachAll()
     }
 
     /// Removes every observer; later subscribers get `RxError.disposed`.
     public func dispose() {
-        let count: Int = lock.performLocked {
+        let taken: SubjectObserverList = lock.performLocked {
             disposed = true
-            let count = observers.count
-            observers.removeAll()
             stoppedError = nil
-            return count
+            return observers.takeAll()
         }
-        Resources.add(-count)
+        taken.detachAll()
     }
 }

@@ -55,7 +55,7 @@ public class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverT
         defer { synchronizationTracker.unregister() }
         #endif
         var snapshot = SubjectObserverList()
-        var released = 0
+        var terminated = false
         lock.performLocked {
             guard !disposed && !stopped else { return }
             switch event {
@@ -65,17 +65,17 @@ public class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverT
             case .error(let error):
                 stopped = true
                 stoppedError = error
-                snapshot = observers
-                released = observers.count
-                observers.removeAll()
+                snapshot = observers.takeAll()
+                terminated = true
             case .completed:
                 stopped = true
-                snapshot = observers
-                released = observers.count
-                observers.removeAll()
+                snapshot = observers.takeAll()
+                terminated = true
             }
         }
-        Resources.add(-released)
+        if terminated {
+            snapshot.detachAll()
+        }
         dispatch(first: snapshot.first, rest: snapshot.rest, event)
     }
 
@@ -147,21 +147,20 @@ public class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverT
 
     /// Removes every observer and the buffer; later subscribers get `RxError.disposed`.
     public func dispose() {
-        let count: Int = lock.performLocked {
+        let taken: SubjectObserverList = lock.performLocked {
             disposed = true
-            let count = observers.count
-            observers.removeAll()
             buffer.removeAll()
             bufferStart = 0
             stoppedError = nil
-            return count
+            return observers.takeAll()
         }
-        Resources.add(-count)
+        taken.detachAll()
     }
 
     deinit {
-        // Observers still registered are released with the subject.
-        Resources.add(-observers.count)
+        // Observers still registered are released with the subject (under the lock: a
+        // subscription's dispose may be inside `unsubscribe`).
+        lock.performLocked { observers.takeAll() }.detachAll()
     }
 }
 

@@ -1,3 +1,10 @@
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The observers of a subject, stored as `AnyObject` so that the subject's generic class
 /// needs no type metadata to copy or destroy them (generic containers of generic types cost
 /// a metadata look-up each time unspecialised code touches them). The first observer lives
@@ -50,28 +57,92 @@ struct SubjectObserverList {
         first = nil
         rest = nil
     }
+
+    /// Takes every observer out, leaving the list empty.
+    @inlinable
+    mutating func takeAll() -> SubjectObserverList {
+        var taken = SubjectObserverList()
+        swap(&self, &taken)
+        return taken
+    }
+
+    /// Detaches every subscription of a list of `SubjectSubscription`s the subject has taken
+    /// out of its own, and uncounts them from `Resources`; called outside the subject's lock.
+    @inlinable
+    func detachAll() {
+        Resources.add(-count)
+        if let first {
+            unsafeDowncast(first, to: SubjectSubscriptionBase.self).detach()
+        }
+        if let rest {
+            for subscription in rest {
+                unsafeDowncast(subscription, to: SubjectSubscriptionBase.self).detach()
+            }
+        }
+    }
 }
 
-/// One observer of a subject and its subscription: disposing it removes it from the subject.
+/// A subscription to a subject; disposing it removes its observer from the subject.
+///
+/// It must not keep its subject alive (a forgotten subject is released with its observers,
+/// as RxSwift's are), and a weak reference would give every subject a side-table allocation,
+/// so `owner` is `unowned(unsafe)`, made safe by `state`: `dispose()` claims the subscription
+/// (live → leaving) before it calls into the subject and marks it left after; a subject that
+/// lets subscriptions go (terminal event, `dispose()`, deinit) detaches each of them outside
+/// its lock: live → left, or it waits while a dispose that claimed it is still inside the
+/// subject. So no subscription touches its subject once the subject has let it go.
 @usableFromInline
-final class SubjectSubscription<Element>: Disposable {
+class SubjectSubscriptionBase: Disposable {
     @usableFromInline
-    let handler: (Event<Element>) -> Void
-    /// Weak: the subject's list holds the subscription, so a strong reference back would keep
-    /// a forgotten subject alive; a subject released with observers still registered
-    /// uncounts them in its deinit.
+    static var live: UInt8 { 0 }
     @usableFromInline
-    weak var owner: SubjectSubscriptionOwner?
+    static var leaving: UInt8 { 1 }
+    @usableFromInline
+    static var left: UInt8 { 2 }
+
+    @usableFromInline
+    unowned(unsafe) let owner: SubjectSubscriptionOwner
+    @usableFromInline
+    let state = Atomic<UInt8>(0)
 
     @inlinable
-    init(handler: @escaping (Event<Element>) -> Void, owner: SubjectSubscriptionOwner) {
-        self.handler = handler
+    init(owner: SubjectSubscriptionOwner) {
         self.owner = owner
     }
 
     @inlinable
-    func dispose() {
-        owner?.unsubscribe(self)
+    final func dispose() {
+        guard state.compareExchange(expected: Self.live, desired: Self.leaving, ordering: .acquiring).exchanged else {
+            return
+        }
+        owner.unsubscribe(self)
+        state.store(Self.left, ordering: .releasing)
+    }
+
+    /// The subject has let this subscription go: after this returns, `dispose()` no longer
+    /// touches the subject. Called outside the subject's lock, which a dispose in progress
+    /// needs to finish.
+    @inlinable
+    final func detach() {
+        if state.compareExchange(expected: Self.live, desired: Self.left, ordering: .acquiringAndReleasing).exchanged {
+            return
+        }
+        while state.load(ordering: .acquiring) == Self.leaving {
+            sched_yield()
+        }
+    }
+}
+
+/// One observer of a subject and its subscription.
+@usableFromInline
+final class SubjectSubscription<Element>: SubjectSubscriptionBase {
+    @usableFromInline
+    let handler: (Event<Element>) -> Void
+
+    @inlinable
+    init(handler: @escaping (Event<Element>) -> Void, owner: SubjectSubscriptionOwner) {
+        self.handler = handler
+        super.init(owner: owner)
     }
 }
 
