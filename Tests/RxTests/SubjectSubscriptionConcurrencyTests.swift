@@ -12,34 +12,25 @@ final class SubjectSubscriptionConcurrencyTests: RxTestCase {
     private static let observersPerSubject = 8
 
     func testDisposesRacingTheSubjectsReleaseLeaveNothing() {
-        for kind in SubjectKind.allCases {
-            for _ in 0..<Self.rounds {
-                let race = Race(kind.make(), observers: Self.observersPerSubject)
-                DispatchQueue.concurrentPerform(iterations: 2) { side in
-                    if side == 0 { race.releaseSubject() } else { race.disposeAll() }
-                }
-            }
-        }
+        raceDisposes(against: { $0.releaseSubject() })
     }
 
     func testDisposesRacingTheTerminalEventLeaveNothing() {
-        for kind in SubjectKind.allCases {
-            for _ in 0..<Self.rounds {
-                let race = Race(kind.make(), observers: Self.observersPerSubject)
-                DispatchQueue.concurrentPerform(iterations: 2) { side in
-                    if side == 0 { race.complete() } else { race.disposeAll() }
-                }
-                race.releaseSubject()
-            }
-        }
+        raceDisposes(against: { $0.complete() })
     }
 
     func testDisposesRacingTheSubjectsDisposeLeaveNothing() {
-        for kind in SubjectKind.allCases where kind != .async {
+        raceDisposes(of: SubjectKind.allCases.filter { $0 != .async }, against: { $0.disposeSubject() })
+    }
+
+    /// Per round: a subject of each kind with its observers; one thread disposes every
+    /// subscription while another runs `other`; then the subject is released.
+    private func raceDisposes(of kinds: [SubjectKind] = SubjectKind.allCases, against other: @escaping @Sendable (Race) -> Void) {
+        for kind in kinds {
             for _ in 0..<Self.rounds {
                 let race = Race(kind.make(), observers: Self.observersPerSubject)
                 DispatchQueue.concurrentPerform(iterations: 2) { side in
-                    if side == 0 { race.disposeSubject() } else { race.disposeAll() }
+                    if side == 0 { other(race) } else { race.disposeAll() }
                 }
                 race.releaseSubject()
             }
