@@ -415,15 +415,7 @@ public final class TCPConnection: LoopHandle {
             close()
             return
         }
-        didShutdown(status: 0)
-    }
-
-    private func didShutdown(status: Int32) {
-        guard !isClosing else { return }
-        if status < 0 || peerFinished {
-            close()
-            return
-        }
+        // Waits for the peer's FIN at most the linger.
         setDeadline(after: lingerTimeout)
     }
 

@@ -44,7 +44,7 @@ def generate(n: int) -> str:
     for i in r:
         a(f"    private var queue{i} = ZipQueue<E{i}>()")
     a("")
-    a("    init(parent: Parent, observer: Observer, cancel: Cancelable) {")
+    a("    init(parent: Parent, observer: Observer, cancel: SinkDisposer) {")
     a("        self.parent = parent")
     a(f"        super.init(arity: {n}, observer: observer, cancel: cancel)")
     a("    }")
@@ -89,7 +89,7 @@ def generate(n: int) -> str:
     a("        super.init()")
     a("    }")
     a("")
-    a("    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Result {")
+    a("    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Result {")
     a(f"        let sink = ZipSink{n}(parent: self, observer: observer, cancel: cancel)")
     a("        let subscription = sink.run()")
     a("        return (sink: sink, subscription: subscription)")

@@ -60,20 +60,11 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
                     }
                 }
             }
-        case .error(let error):
+        case .error, .completed:
             let taken: SubjectObserverList = lock.performLocked {
                 if disposed || stopped { return SubjectObserverList() }
                 stopped = true
-                stoppedError = error
-                return observers.takeAll()
-            }
-            taken.detachAll()
-            first = taken.first
-            rest = taken.rest
-        case .completed:
-            let taken: SubjectObserverList = lock.performLocked {
-                if disposed || stopped { return SubjectObserverList() }
-                stopped = true
+                stoppedError = event.error
                 return observers.takeAll()
             }
             taken.detachAll()
