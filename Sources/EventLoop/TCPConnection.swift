@@ -45,27 +45,9 @@ public extension TCPConnectionDelegate {
 public final class TCPConnection: LoopHandle {
     private enum OutputState { case open, finishing, shutdownSent }
 
-    /// The object told about reads, EOF and close; released after `connectionDidClose`.
-    public var delegate: (any TCPConnectionDelegate)?
-    /// Unsent bytes above which reading pauses.
-    public var highWaterMark = 1 << 20
-    /// Unsent bytes at or below which paused reading resumes.
-    public var lowWaterMark = 256 << 10
-    /// Unsent bytes above which the peer is considered stuck and the connection closes.
-    public var maxUnsentBytes = 16 << 20
-    /// How long `finish()` waits for the peer's FIN after sending ours.
-    public var lingerTimeout: Duration = .seconds(2)
-    /// Decodes what arrives and encodes what is written (TLS); set before `startReading()`.
-    public var filter: (any TCPStreamFilter)?
+    // Declared so the flags fill the tail of `LoopHandle`'s fields and the limits are 32-bit:
+    // every connection holds one of these, and at 144 bytes it takes a 160-byte malloc block.
 
-    static let maxBuffersPerWrite = 64
-
-    private var queued: [OutputChunk] = []
-    /// Written bytes waiting for the filter (only with a filter).
-    private var staged: [OutputChunk] = []
-    private var inFlight: [OutputChunk] = []
-    /// Bytes written but not yet confirmed by a write callback.
-    public private(set) var unsentBytes = 0
     // An idle connection holds no request: the write request comes from the loop's pool for
     // the one write in flight.
     private var outputState = OutputState.open
@@ -81,13 +63,61 @@ public final class TCPConnection: LoopHandle {
     /// True once the peer sent FIN.
     public private(set) var peerFinished = false
     private var accepted = false
-    /// The loop time (ms) of this connection's deadline, and its place in the loop's heap
-    /// (-1: none armed); kept by `ConnectionDeadlines`.
+    private var highWaterMarkStorage: UInt32 = 1 << 20
+    private var lowWaterMarkStorage: UInt32 = 256 << 10
+    private var maxUnsentBytesStorage: UInt32 = 16 << 20
+    private var lingerMilliseconds: UInt32 = 2000
+    /// This connection's place in the loop's deadline heap (-1: none armed).
+    private var deadlineSlot: Int32 = -1
+
+    /// The object told about reads, EOF and close; released after `connectionDidClose`.
+    public var delegate: (any TCPConnectionDelegate)?
+    /// Decodes what arrives and encodes what is written (TLS); set before `startReading()`.
+    public var filter: (any TCPStreamFilter)?
+
+    static let maxBuffersPerWrite = 64
+
+    private var queued: [OutputChunk] = []
+    /// Written bytes waiting for the filter (only with a filter).
+    private var staged: [OutputChunk] = []
+    private var inFlight: [OutputChunk] = []
+    /// Bytes written but not yet confirmed by a write callback.
+    public private(set) var unsentBytes = 0
+    /// The loop time (ms) of this connection's deadline; kept by `ConnectionDeadlines`.
     var deadlineDue: UInt64 = 0
-    var deadlineIndex = -1
     /// The acceptor's count of open connections on this loop, decremented in the close
     /// callback after the delegate's (a shared counter, not a closure per connection).
     var openCount: OpenConnectionCount?
+
+    /// Unsent bytes above which reading pauses (at most 4 GiB).
+    public var highWaterMark: Int {
+        get { Int(highWaterMarkStorage) }
+        set { highWaterMarkStorage = UInt32(clamping: newValue) }
+    }
+    /// Unsent bytes at or below which paused reading resumes (at most 4 GiB).
+    public var lowWaterMark: Int {
+        get { Int(lowWaterMarkStorage) }
+        set { lowWaterMarkStorage = UInt32(clamping: newValue) }
+    }
+    /// Unsent bytes above which the peer is considered stuck and the connection closes (at most 4 GiB).
+    public var maxUnsentBytes: Int {
+        get { Int(maxUnsentBytesStorage) }
+        set { maxUnsentBytesStorage = UInt32(clamping: newValue) }
+    }
+    /// How long `finish()` waits for the peer's FIN after sending ours (whole milliseconds,
+    /// at most 49 days).
+    public var lingerTimeout: Duration {
+        get { .milliseconds(lingerMilliseconds) }
+        set {
+            let milliseconds = (newValue / .milliseconds(1)).rounded(.up)
+            lingerMilliseconds = milliseconds <= 0 ? 0 : milliseconds >= Double(UInt32.max) ? .max : UInt32(milliseconds)
+        }
+    }
+    /// This connection's place in the loop's deadline heap (-1: none armed); kept by `ConnectionDeadlines`.
+    var deadlineIndex: Int {
+        get { Int(deadlineSlot) }
+        set { deadlineSlot = Int32(truncatingIfNeeded: newValue) }
+    }
 
     init(loop: EventLoop) throws {
         super.init(loop: loop, type: UV_TCP)

@@ -34,7 +34,7 @@ public final class HTTPServer {
     private var started = false
     private var cachedDate: (second: Int, text: String) = (0, "")
     /// The zlib streams this server's connections share (one server per loop, so one set per loop thread).
-    private var deflateStreams: PerMessageDeflateStreams?
+    private(set) var deflateStreams: PerMessageDeflateStreams?
 
     /// True from `shutdown` on: `/healthz` answers 503 and keep-alive ends.
     public private(set) var isDraining = false
@@ -176,13 +176,10 @@ public final class HTTPServer {
     func upgraded(_ connection: HTTPConnection, request: HTTPRequestHead, handler: any WebSocketHandler, leftover: [UInt8],
                   deflate: PerMessageDeflateParameters? = nil) {
         connections.removeValueAndShrink(forKey: ObjectIdentifier(connection))
-        var compression: (PerMessageDeflateParameters, PerMessageDeflateStreams)?
-        if let deflate {
-            let streams = deflateStreams ?? PerMessageDeflateStreams()
-            deflateStreams = streams
-            compression = (deflate, streams)
+        if deflate != nil && deflateStreams == nil {
+            deflateStreams = PerMessageDeflateStreams()
         }
-        let webSocket = WebSocketConnection(tcp: connection.tcp, handler: handler, server: self, compression: compression)
+        let webSocket = WebSocketConnection(tcp: connection.tcp, handler: handler, server: self, deflate: deflate)
         webSockets[webSocket.id] = webSocket
         webSocket.start(request: request, leftover: leftover)
     }

@@ -21,21 +21,26 @@ public final class WebSocketConnection {
 
     private static let nextID = Atomic<UInt64>(1)
 
+    // Declared so the small fields share words: every session holds one of these, and at
+    // 148 bytes it takes a 160-byte malloc block.
+
     /// A process-wide unique id.
     public let id: UInt64
     private let tcp: TCPConnection
     private var handler: (any WebSocketHandler)?
-    private var machine: WebSocketProtocolMachine
-    private var state = State.open
-    /// The server, for its configuration and to be told of the close; it outlives its connections.
+    /// The server, for its configuration, its shared zlib streams and to be told of the
+    /// close; it outlives its connections.
     private unowned let server: HTTPServer
-    private var awaitingPong = false
     /// Loop time (ms) of the last ping.
     private var pingSentAt: UInt64 = 0
+    private var machine: WebSocketProtocolMachine
+    private var state = State.open
+    private var awaitingPong = false
     private var didNotifyOpen = false
-    /// Set when permessage-deflate was negotiated: its settings and the loop's shared zlib
-    /// streams (the connection owns no stream, so an idle one costs no zlib memory).
-    private let compression: (parameters: PerMessageDeflateParameters, streams: PerMessageDeflateStreams)?
+    /// The server's window bits when permessage-deflate was negotiated; messages are then
+    /// compressed with the server's shared streams (the connection owns no stream, so an idle
+    /// one costs no zlib memory).
+    private let deflateWindowBits: UInt8?
 
     /// The loop this connection lives on; every call must come from its thread.
     public var eventLoop: EventLoop { tcp.loop }
@@ -48,17 +53,17 @@ public final class WebSocketConnection {
 
     private var configuration: HTTPServerConfiguration { server.configuration }
 
-    init(tcp: TCPConnection, handler: any WebSocketHandler, server: HTTPServer,
-         compression: (parameters: PerMessageDeflateParameters, streams: PerMessageDeflateStreams)? = nil) {
+    /// With `deflate`, the server's `deflateStreams` must exist.
+    init(tcp: TCPConnection, handler: any WebSocketHandler, server: HTTPServer, deflate: PerMessageDeflateParameters? = nil) {
         id = Self.nextID.add(1, ordering: .relaxed).oldValue
         self.tcp = tcp
         self.handler = handler
         self.server = server
-        self.compression = compression
+        deflateWindowBits = deflate.map { UInt8($0.serverWindowBits) }
         let configuration = server.configuration
         machine = WebSocketProtocolMachine(configuration: .init(
             maxMessageSize: configuration.maxMessageSize, acceptsBinary: configuration.acceptsBinaryMessages,
-            requiresMasking: true), inflater: compression?.streams.inflater)
+            requiresMasking: true), inflater: deflate == nil ? nil : server.deflateStreams?.inflater)
     }
 
     /// Takes over the TCP connection after the 101 response; `leftover` are bytes that came
@@ -91,8 +96,8 @@ public final class WebSocketConnection {
 
     private func sendFrame(_ opcode: WebSocketOpcode, _ payload: UnsafeRawBufferPointer) {
         guard state == .open else { return }
-        if let compression, payload.count >= configuration.minimumCompressedSize {
-            compression.streams.deflater(windowBits: compression.parameters.serverWindowBits).compress(payload) { compressed in
+        if let deflateWindowBits, let streams = server.deflateStreams, payload.count >= configuration.minimumCompressedSize {
+            streams.deflater(windowBits: Int(deflateWindowBits)).compress(payload) { compressed in
                 if let compressed {
                     writeFrame(opcode, compressed, compressed: true)
                 } else {

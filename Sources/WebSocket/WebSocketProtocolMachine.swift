@@ -58,33 +58,36 @@ public struct WebSocketProtocolMachine {
 
     /// The frame whose payload is being read.
     private struct Frame {
-        var opcode: WebSocketOpcode = .continuation
-        var fin = false
-        var key: WebSocketMaskingKey?
         var length: UInt64 = 0
         var offset: UInt64 = 0   // payload bytes of this frame read so far
+        var key: WebSocketMaskingKey?
+        var opcode: WebSocketOpcode = .continuation
+        var fin = false
     }
 
+    // Declared small fields first, so they fill the configuration's tail: every connection
+    // holds a machine, and this keeps it at 80 bytes.
     public let configuration: Configuration
-    /// Set when permessage-deflate was negotiated: compressed messages are inflated with it.
-    /// Shared with other connections of the loop; it keeps nothing between messages.
-    public var inflater: PerMessageInflater?
     private var phase: Phase = .header
-    private var headerStorage: (UInt64, UInt64) = (0, 0)   // up to 14 header bytes
-    private var headerCount = 0
-    private var headerNeeded = 2
-    private var frame = Frame()
     /// The data message being assembled (text or binary), nil between messages.
     private var messageOpcode: WebSocketOpcode?
     /// Whether the message being assembled had RSV1 set (it is compressed).
     private var messageCompressed = false
-    private var message: [UInt8] = []
     private var utf8 = UTF8Validator()
+    /// Header bytes collected, and needed, for the frame being read (at most 14).
+    private var headerCount: UInt8 = 0
+    private var headerNeeded: UInt8 = 2
+    /// Set when permessage-deflate was negotiated: compressed messages are inflated with it.
+    /// Shared with other connections of the loop; it keeps nothing between messages.
+    public var inflater: PerMessageInflater?
+    private var headerStorage: (UInt64, UInt64) = (0, 0)   // up to 14 header bytes
+    private var frame = Frame()
+    private var message: [UInt8] = []
     /// The payload of the control frame being read (at most 125 bytes), allocated for it and
     /// released after it: control frames are rare, and an idle connection keeps no room.
     private var controlStorage: [UInt8] = []
 
-    /// Message buffers bigger than this are released after their message.
+    /// Within one read, a message buffer up to this size is kept for the next message.
     private static let retainedMessageCapacity = 4096
 
     /// A machine; pass the loop's `inflater` when permessage-deflate was negotiated.
@@ -115,12 +118,12 @@ public struct WebSocketProtocolMachine {
             case .finished:
                 return
             case .header:
-                let take = min(headerNeeded - headerCount, count - index)
-                let start = headerCount
+                let take = min(Int(headerNeeded - headerCount), count - index)
+                let start = Int(headerCount)
                 withUnsafeMutableBytes(of: &headerStorage) { storage in
                     storage.baseAddress!.advanced(by: start).copyMemory(from: base + index, byteCount: take)
                 }
-                headerCount += take
+                headerCount += UInt8(take)
                 index += take
                 if headerCount == 2 && headerNeeded == 2 {
                     if let failure = checkFirstTwoBytes() {
@@ -128,7 +131,7 @@ public struct WebSocketProtocolMachine {
                         return
                     }
                     let secondByte = withUnsafeBytes(of: &headerStorage) { $0[1] }
-                    headerNeeded = WebSocketFrameHeader.size(secondByte: secondByte)
+                    headerNeeded = UInt8(WebSocketFrameHeader.size(secondByte: secondByte))
                 }
                 if headerCount == headerNeeded {
                     beginPayload(onEvent)
@@ -148,6 +151,11 @@ public struct WebSocketProtocolMachine {
                     endFrame(onEvent)
                 }
             }
+        }
+        // Between messages an idle connection keeps no buffer; within one read the buffer
+        // serves every message the read brought.
+        if messageOpcode == nil && message.capacity > 0 {
+            message = []
         }
     }
 
@@ -184,7 +192,7 @@ public struct WebSocketProtocolMachine {
     /// The header is complete: validate its length and start reading the payload.
     private mutating func beginPayload(_ onEvent: (Event) -> Void) {
         let parsed = withUnsafeBytes(of: &headerStorage) { storage in
-            WebSocketFrameHeader.parse(UnsafeRawBufferPointer(rebasing: storage[0 ..< headerCount]))
+            WebSocketFrameHeader.parse(UnsafeRawBufferPointer(rebasing: storage[0 ..< Int(headerCount)]))
         }
         headerCount = 0
         headerNeeded = 2
@@ -192,7 +200,7 @@ public struct WebSocketProtocolMachine {
             finish(onEvent, .fail(.protocolError))   // a 64-bit length with its top bit set
             return
         }
-        frame = Frame(opcode: opcode, fin: header.fin, key: header.maskingKey, length: header.payloadLength, offset: 0)
+        frame = Frame(length: header.payloadLength, offset: 0, key: header.maskingKey, opcode: opcode, fin: header.fin)
         if !opcode.isControl {
             guard header.payloadLength <= UInt64(configuration.maxMessageSize - message.count) else {
                 finish(onEvent, .fail(.messageTooBig))

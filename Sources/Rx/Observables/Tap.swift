@@ -11,9 +11,10 @@ public final class Tap<Value>: ObservableType, @unchecked Sendable {  // `subjec
     public typealias Element = Value
 
     private let lock = RxLock(())
+    // `finished` shares the lock's word: 40 bytes, a 48-byte malloc block.
+    @exclusivity(unchecked) private var finished = false
     /// Made by the first observer: a tap nobody ever observes stays this small.
     @exclusivity(unchecked) private var subject: PublishSubject<Value>?
-    @exclusivity(unchecked) private var finished = false
     @usableFromInline
     let observers = Atomic<Int>(0)
 

@@ -46,8 +46,9 @@ private final class WireOutputDescription: Sendable {
 /// `tap(...).subscribe(onNext:onError:)` would make four.
 private final class WireOutputObserver<Element: JSONValueEncodable>: ObserverType {
     private let description: WireOutputDescription
-    /// Weak: the session owns the subscription, and a late event finds it gone.
-    private weak var sink: (any SessionOutputSink)?
+    /// Strong, not weak (no side table per session): the session's `close()` disposes this
+    /// subscription, which lets the observer go, and drops a late event itself.
+    private let sink: any SessionOutputSink
     private let trace: Tap<Marble>
 
     init(_ description: WireOutputDescription, sink: any SessionOutputSink, trace: Tap<Marble>) {
@@ -59,8 +60,8 @@ private final class WireOutputObserver<Element: JSONValueEncodable>: ObserverTyp
     func on(_ event: Event<Element>) {
         trace.record(Marble(lane: description.name, event: event))
         switch event {
-        case .next(let element): sink?.sendOutput(description.template.message(element))
-        case .error(let error): sink?.outputFailed(error)
+        case .next(let element): sink.sendOutput(description.template.message(element))
+        case .error(let error): sink.outputFailed(error)
         case .completed: break
         }
     }

@@ -6,14 +6,15 @@ import ViewModels
 
 /// The live sessions by id, so the dashboard can list the newest and watch one.
 ///
-/// It holds sessions weakly and only while they are open: a session adds itself when it
-/// opens and removes itself when it closes. Ids are the sessions' 64 random bits, so an
-/// id cannot be guessed; only a dashboard viewer ever sees them listed.
+/// It holds a session only while it is open: a session adds itself when it opens and
+/// removes itself when it closes, so the reference can be strong (a weak one would give
+/// every session a side table). Ids are the sessions' 64 random bits, so an id cannot be
+/// guessed; only a dashboard viewer ever sees them listed.
 public final class SessionRegistry: Sendable {
+    /// 16 bytes a slot beside the 8 of its key; the rest is the session's own.
     private struct Entry {
-        weak var session: Session?
-        let viewModel: String
-        let openedAt: UInt64
+        let session: Session
+        /// Order of opening, for the newest first.
         let serial: UInt64
     }
 
@@ -39,10 +40,10 @@ public final class SessionRegistry: Sendable {
     /// Sessions open now.
     public var count: Int { state.withLock { $0.entries.count } }
 
-    func add(_ session: Session, id: UInt64, viewModel: String, now: UInt64) {
+    func add(_ session: Session) {
         state.withLock { state in
             state.nextSerial += 1
-            state.entries[id] = Entry(session: session, viewModel: viewModel, openedAt: now, serial: state.nextSerial)
+            state.entries[session.idBits] = Entry(session: session, serial: state.nextSerial)
         }
     }
 
@@ -52,8 +53,10 @@ public final class SessionRegistry: Sendable {
 
     /// The `limit` most recently opened live sessions, newest first.
     func newest(_ limit: Int, now: UInt64) -> [ServerStats.LiveSession] {
+        // A session's id, view model and opening time never change, so they are read here.
         let entries = state.withLock { state in
-            state.entries.map { (id: $0.key, viewModel: $0.value.viewModel, openedAt: $0.value.openedAt, serial: $0.value.serial) }
+            state.entries.map { (id: $0.key, viewModel: $0.value.session.viewModelName,
+                                 openedAt: $0.value.session.openedAt, serial: $0.value.serial) }
         }
         return entries.sorted { $0.serial > $1.serial }.prefix(limit).map { entry in
             ServerStats.LiveSession(

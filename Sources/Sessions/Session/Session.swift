@@ -21,7 +21,9 @@ import ViewModels
 final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state is touched only on the transport's owner thread
     private let endpoint: SessionEndpoint
     private let transport: any SessionTransport
-    private let idBits: UInt64
+    let idBits: UInt64
+    /// When the session was made (the endpoint's clock), for its age on the dashboard.
+    let openedAt: UInt64
     /// The client's IP address, for services that count by it (login throttling).
     private let clientAddress: String
     private var state: State = .idle
@@ -43,8 +45,9 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
 
     /// The input subjects, by input index (while open).
     private var feeds: [WireInputs.Feed] = []
-    /// The output subscriptions (one, or a composite of several), disposed by `close()`.
-    private var subscription: Disposable?
+    /// The output subscriptions (one, or a composite of several), disposed by `close()`;
+    /// held by class reference, 16 bytes where a `Disposable` existential takes 40.
+    private var subscription: (any AnyObject & Disposable)?
     private var messageBucket: TokenBucket?
     /// By input index; empty when no input has a tap limit.
     private var tapBuckets: [TokenBucket?] = []
@@ -54,6 +57,7 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
         self.transport = transport
         self.clientAddress = clientAddress
         idBits = endpoint.sessionIDs.next()
+        openedAt = endpoint.clock()
     }
 
     private var wire: WireViewModel { endpoint.wire }
@@ -71,19 +75,21 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
         self.loopMetrics = loopMetrics
         metrics.sessionOpened(wire.name, loop: endpoint.loop)
         send(endpoint.ready.message(session: id))
-        let now = endpoint.clock()
-        endpoint.registry.add(self, id: idBits, viewModel: wire.name, now: now)
+        let now = openedAt
+        endpoint.registry.add(self)
         messageBucket = endpoint.configuration.messageLimit.map { TokenBucket($0, now: now) }
         if wire.hasTapLimits {
             tapBuckets = wire.tapLimits.map { limit in limit.map { TokenBucket($0, now: now) } }
         }
         // Open before subscribing, so elements emitted on subscription are sent.
         state = .open
-        let client = WireClient(address: clientAddress, refuse: { [weak self] error in self?.refuseFromService(error) })
+        // Strong, not weak (no side table): `close()` lets the graph and so this closure go.
+        let client = WireClient(address: clientAddress, refuse: { error in self.refuseFromService(error) })
         let graph = wire.build(client, trace, self)
         feeds = graph.feeds
         // One output (the sum) keeps its subscription itself rather than an array of one.
-        subscription = graph.subscriptions.count == 1 ? graph.subscriptions[0] : Disposables.create(graph.subscriptions)
+        let subscription = graph.subscriptions.count == 1 ? graph.subscriptions[0] : Disposables.create(graph.subscriptions)
+        self.subscription = subscription as? any AnyObject & Disposable ?? BoxedDisposable(subscription)
         logger.debug("session opened", metadata: ["session": "\(id)", "viewModel": "\(wire.name)"])
     }
 
@@ -214,4 +220,11 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
         transport.send(text: message)
         loopMetrics?.messageSent()
     }
+}
+
+/// A disposable value (a struct) as a class, for `Session.subscription`.
+private final class BoxedDisposable: Disposable {
+    private let base: Disposable
+    init(_ base: Disposable) { self.base = base }
+    func dispose() { base.dispose() }
 }
