@@ -6,26 +6,29 @@ final class RateLimitTests: XCTestCase {
     private let second: UInt64 = 1_000_000_000
 
     func testBucketStartsFullAndRefusesBeyondTheBurst() {
-        var bucket = TokenBucket(RateLimit(perSecond: 2, burst: 3), now: 0)
-        XCTAssertEqual((0..<4).map { _ in bucket.take(now: 0) }, [true, true, true, false])
+        let limit = RateLimit(perSecond: 2, burst: 3)
+        var bucket = TokenBucket(limit, now: 0)
+        XCTAssertEqual((0..<4).map { _ in bucket.take(now: 0, limit: limit) }, [true, true, true, false])
     }
 
     func testBucketRefillsAtTheRateAndNeverAboveTheBurst() {
-        var bucket = TokenBucket(RateLimit(perSecond: 2, burst: 3), now: 0)
-        for _ in 0..<3 { _ = bucket.take(now: 0) }
-        XCTAssertFalse(bucket.take(now: second / 2 - 1))
-        XCTAssertTrue(bucket.take(now: second / 2))
-        XCTAssertFalse(bucket.take(now: second / 2))
+        let limit = RateLimit(perSecond: 2, burst: 3)
+        var bucket = TokenBucket(limit, now: 0)
+        for _ in 0..<3 { _ = bucket.take(now: 0, limit: limit) }
+        XCTAssertFalse(bucket.take(now: second / 2 - 1, limit: limit))
+        XCTAssertTrue(bucket.take(now: second / 2, limit: limit))
+        XCTAssertFalse(bucket.take(now: second / 2, limit: limit))
         // An hour of silence refills to the burst, not to 7200.
         let later = 3600 * second
-        XCTAssertEqual((0..<4).map { _ in bucket.take(now: later) }, [true, true, true, false])
+        XCTAssertEqual((0..<4).map { _ in bucket.take(now: later, limit: limit) }, [true, true, true, false])
     }
 
     func testClockGoingBackwardsChangesNothing() {
-        var bucket = TokenBucket(RateLimit(perSecond: 1, burst: 1), now: 10 * second)
-        XCTAssertTrue(bucket.take(now: 10 * second))
-        XCTAssertFalse(bucket.take(now: 5 * second))
-        XCTAssertTrue(bucket.take(now: 11 * second))
+        let limit = RateLimit(perSecond: 1, burst: 1)
+        var bucket = TokenBucket(limit, now: 10 * second)
+        XCTAssertTrue(bucket.take(now: 10 * second, limit: limit))
+        XCTAssertFalse(bucket.take(now: 5 * second, limit: limit))
+        XCTAssertTrue(bucket.take(now: 11 * second, limit: limit))
     }
 
     func testLoginDelayConvertsToRxIntervalsExactly() {

@@ -53,8 +53,8 @@ final class SessionLoginServiceTests: XCTestCase {
         let wire = WireCatalog.viewModels(configuration).first { $0.name == "login" }!
         let endpoint = SessionEndpoint(wire: wire, configuration: configuration,
                                        metrics: SessionMetrics(viewModels: ["login"]), logger: .quiet)
-        let session = Session(endpoint: endpoint, transport: transport, clientAddress: clientAddress)
-        session.open()
+        let session = Session(endpoint: endpoint, transport: transport)
+        session.open(clientAddress: clientAddress)
         self.addresses = addresses.all
         _ = transport.takeSent()
         return session

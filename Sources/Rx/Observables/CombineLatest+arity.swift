@@ -42,6 +42,17 @@ final class CombineLatestSink2<E1, E2, Observer: ObserverType>: Sink<Observer> {
     @usableFromInline
     typealias ResultSelector = (E1, E2) throws -> Observer.Element
 
+    // The flags come first, in the tail of `Sink`'s fields: a sink per subscription.
+    /// Bit `i`: source `i` has sent an element. Guarded by `lock`, as are the flags and
+    /// the latest elements below.
+    @usableFromInline
+    @exclusivity(unchecked) var hasValue: UInt8 = 0
+    /// Bit `i`: source `i` completed.
+    @usableFromInline
+    @exclusivity(unchecked) var done: UInt8 = 0
+    /// The terminal event was sent; later source events are ignored.
+    @usableFromInline
+    @exclusivity(unchecked) var finished = false
     @usableFromInline
     let resultSelector: ResultSelector
     /// Held while handling any source's event (recursive: the observer may feed a source).
@@ -51,23 +62,13 @@ final class CombineLatestSink2<E1, E2, Observer: ObserverType>: Sink<Observer> {
     let subscription1 = InlineSingleAssignmentDisposable()
     @usableFromInline
     let subscription2 = InlineSingleAssignmentDisposable()
-    /// Guarded by `lock`, as are the masks below.
     @usableFromInline
     @exclusivity(unchecked) var latest1: E1?
     @usableFromInline
     @exclusivity(unchecked) var latest2: E2?
-    /// Bit `i`: source `i` has sent an element.
-    @usableFromInline
-    @exclusivity(unchecked) var hasValue = 0
-    /// Bit `i`: source `i` completed.
-    @usableFromInline
-    @exclusivity(unchecked) var done = 0
-    /// The terminal event was sent; later source events are ignored.
-    @usableFromInline
-    @exclusivity(unchecked) var finished = false
 
     @usableFromInline
-    static var all: Int { (1 << 2) - 1 }
+    static var all: UInt8 { 3 }
 
     @inlinable
     init(resultSelector: @escaping ResultSelector, observer: Observer, cancel: SinkDisposer) {
@@ -249,6 +250,17 @@ final class CombineLatestSink3<E1, E2, E3, Observer: ObserverType>: Sink<Observe
     @usableFromInline
     typealias ResultSelector = (E1, E2, E3) throws -> Observer.Element
 
+    // The flags come first, in the tail of `Sink`'s fields: a sink per subscription.
+    /// Bit `i`: source `i` has sent an element. Guarded by `lock`, as are the flags and
+    /// the latest elements below.
+    @usableFromInline
+    @exclusivity(unchecked) var hasValue: UInt8 = 0
+    /// Bit `i`: source `i` completed.
+    @usableFromInline
+    @exclusivity(unchecked) var done: UInt8 = 0
+    /// The terminal event was sent; later source events are ignored.
+    @usableFromInline
+    @exclusivity(unchecked) var finished = false
     @usableFromInline
     let resultSelector: ResultSelector
     /// Held while handling any source's event (recursive: the observer may feed a source).
@@ -260,25 +272,15 @@ final class CombineLatestSink3<E1, E2, E3, Observer: ObserverType>: Sink<Observe
     let subscription2 = InlineSingleAssignmentDisposable()
     @usableFromInline
     let subscription3 = InlineSingleAssignmentDisposable()
-    /// Guarded by `lock`, as are the masks below.
     @usableFromInline
     @exclusivity(unchecked) var latest1: E1?
     @usableFromInline
     @exclusivity(unchecked) var latest2: E2?
     @usableFromInline
     @exclusivity(unchecked) var latest3: E3?
-    /// Bit `i`: source `i` has sent an element.
-    @usableFromInline
-    @exclusivity(unchecked) var hasValue = 0
-    /// Bit `i`: source `i` completed.
-    @usableFromInline
-    @exclusivity(unchecked) var done = 0
-    /// The terminal event was sent; later source events are ignored.
-    @usableFromInline
-    @exclusivity(unchecked) var finished = false
 
     @usableFromInline
-    static var all: Int { (1 << 3) - 1 }
+    static var all: UInt8 { 7 }
 
     @inlinable
     init(resultSelector: @escaping ResultSelector, observer: Observer, cancel: SinkDisposer) {
@@ -489,6 +491,17 @@ final class CombineLatestSink4<E1, E2, E3, E4, Observer: ObserverType>: Sink<Obs
     @usableFromInline
     typealias ResultSelector = (E1, E2, E3, E4) throws -> Observer.Element
 
+    // The flags come first, in the tail of `Sink`'s fields: a sink per subscription.
+    /// Bit `i`: source `i` has sent an element. Guarded by `lock`, as are the flags and
+    /// the latest elements below.
+    @usableFromInline
+    @exclusivity(unchecked) var hasValue: UInt8 = 0
+    /// Bit `i`: source `i` completed.
+    @usableFromInline
+    @exclusivity(unchecked) var done: UInt8 = 0
+    /// The terminal event was sent; later source events are ignored.
+    @usableFromInline
+    @exclusivity(unchecked) var finished = false
     @usableFromInline
     let resultSelector: ResultSelector
     /// Held while handling any source's event (recursive: the observer may feed a source).
@@ -502,7 +515,6 @@ final class CombineLatestSink4<E1, E2, E3, E4, Observer: ObserverType>: Sink<Obs
     let subscription3 = InlineSingleAssignmentDisposable()
     @usableFromInline
     let subscription4 = InlineSingleAssignmentDisposable()
-    /// Guarded by `lock`, as are the masks below.
     @usableFromInline
     @exclusivity(unchecked) var latest1: E1?
     @usableFromInline
@@ -511,18 +523,9 @@ final class CombineLatestSink4<E1, E2, E3, E4, Observer: ObserverType>: Sink<Obs
     @exclusivity(unchecked) var latest3: E3?
     @usableFromInline
     @exclusivity(unchecked) var latest4: E4?
-    /// Bit `i`: source `i` has sent an element.
-    @usableFromInline
-    @exclusivity(unchecked) var hasValue = 0
-    /// Bit `i`: source `i` completed.
-    @usableFromInline
-    @exclusivity(unchecked) var done = 0
-    /// The terminal event was sent; later source events are ignored.
-    @usableFromInline
-    @exclusivity(unchecked) var finished = false
 
     @usableFromInline
-    static var all: Int { (1 << 4) - 1 }
+    static var all: UInt8 { 15 }
 
     @inlinable
     init(resultSelector: @escaping ResultSelector, observer: Observer, cancel: SinkDisposer) {
@@ -762,6 +765,17 @@ final class CombineLatestSink5<E1, E2, E3, E4, E5, Observer: ObserverType>: Sink
     @usableFromInline
     typealias ResultSelector = (E1, E2, E3, E4, E5) throws -> Observer.Element
 
+    // The flags come first, in the tail of `Sink`'s fields: a sink per subscription.
+    /// Bit `i`: source `i` has sent an element. Guarded by `lock`, as are the flags and
+    /// the latest elements below.
+    @usableFromInline
+    @exclusivity(unchecked) var hasValue: UInt8 = 0
+    /// Bit `i`: source `i` completed.
+    @usableFromInline
+    @exclusivity(unchecked) var done: UInt8 = 0
+    /// The terminal event was sent; later source events are ignored.
+    @usableFromInline
+    @exclusivity(unchecked) var finished = false
     @usableFromInline
     let resultSelector: ResultSelector
     /// Held while handling any source's event (recursive: the observer may feed a source).
@@ -777,7 +791,6 @@ final class CombineLatestSink5<E1, E2, E3, E4, E5, Observer: ObserverType>: Sink
     let subscription4 = InlineSingleAssignmentDisposable()
     @usableFromInline
     let subscription5 = InlineSingleAssignmentDisposable()
-    /// Guarded by `lock`, as are the masks below.
     @usableFromInline
     @exclusivity(unchecked) var latest1: E1?
     @usableFromInline
@@ -788,18 +801,9 @@ final class CombineLatestSink5<E1, E2, E3, E4, E5, Observer: ObserverType>: Sink
     @exclusivity(unchecked) var latest4: E4?
     @usableFromInline
     @exclusivity(unchecked) var latest5: E5?
-    /// Bit `i`: source `i` has sent an element.
-    @usableFromInline
-    @exclusivity(unchecked) var hasValue = 0
-    /// Bit `i`: source `i` completed.
-    @usableFromInline
-    @exclusivity(unchecked) var done = 0
-    /// The terminal event was sent; later source events are ignored.
-    @usableFromInline
-    @exclusivity(unchecked) var finished = false
 
     @usableFromInline
-    static var all: Int { (1 << 5) - 1 }
+    static var all: UInt8 { 31 }
 
     @inlinable
     init(resultSelector: @escaping ResultSelector, observer: Observer, cancel: SinkDisposer) {
@@ -1068,6 +1072,17 @@ final class CombineLatestSink6<E1, E2, E3, E4, E5, E6, Observer: ObserverType>: 
     @usableFromInline
     typealias ResultSelector = (E1, E2, E3, E4, E5, E6) throws -> Observer.Element
 
+    // The flags come first, in the tail of `Sink`'s fields: a sink per subscription.
+    /// Bit `i`: source `i` has sent an element. Guarded by `lock`, as are the flags and
+    /// the latest elements below.
+    @usableFromInline
+    @exclusivity(unchecked) var hasValue: UInt8 = 0
+    /// Bit `i`: source `i` completed.
+    @usableFromInline
+    @exclusivity(unchecked) var done: UInt8 = 0
+    /// The terminal event was sent; later source events are ignored.
+    @usableFromInline
+    @exclusivity(unchecked) var finished = false
     @usableFromInline
     let resultSelector: ResultSelector
     /// Held while handling any source's event (recursive: the observer may feed a source).
@@ -1085,7 +1100,6 @@ final class CombineLatestSink6<E1, E2, E3, E4, E5, E6, Observer: ObserverType>: 
     let subscription5 = InlineSingleAssignmentDisposable()
     @usableFromInline
     let subscription6 = InlineSingleAssignmentDisposable()
-    /// Guarded by `lock`, as are the masks below.
     @usableFromInline
     @exclusivity(unchecked) var latest1: E1?
     @usableFromInline
@@ -1098,18 +1112,9 @@ final class CombineLatestSink6<E1, E2, E3, E4, E5, E6, Observer: ObserverType>: 
     @exclusivity(unchecked) var latest5: E5?
     @usableFromInline
     @exclusivity(unchecked) var latest6: E6?
-    /// Bit `i`: source `i` has sent an element.
-    @usableFromInline
-    @exclusivity(unchecked) var hasValue = 0
-    /// Bit `i`: source `i` completed.
-    @usableFromInline
-    @exclusivity(unchecked) var done = 0
-    /// The terminal event was sent; later source events are ignored.
-    @usableFromInline
-    @exclusivity(unchecked) var finished = false
 
     @usableFromInline
-    static var all: Int { (1 << 6) - 1 }
+    static var all: UInt8 { 63 }
 
     @inlinable
     init(resultSelector: @escaping ResultSelector, observer: Observer, cancel: SinkDisposer) {
@@ -1407,6 +1412,17 @@ final class CombineLatestSink7<E1, E2, E3, E4, E5, E6, E7, Observer: ObserverTyp
     @usableFromInline
     typealias ResultSelector = (E1, E2, E3, E4, E5, E6, E7) throws -> Observer.Element
 
+    // The flags come first, in the tail of `Sink`'s fields: a sink per subscription.
+    /// Bit `i`: source `i` has sent an element. Guarded by `lock`, as are the flags and
+    /// the latest elements below.
+    @usableFromInline
+    @exclusivity(unchecked) var hasValue: UInt8 = 0
+    /// Bit `i`: source `i` completed.
+    @usableFromInline
+    @exclusivity(unchecked) var done: UInt8 = 0
+    /// The terminal event was sent; later source events are ignored.
+    @usableFromInline
+    @exclusivity(unchecked) var finished = false
     @usableFromInline
     let resultSelector: ResultSelector
     /// Held while handling any source's event (recursive: the observer may feed a source).
@@ -1426,7 +1442,6 @@ final class CombineLatestSink7<E1, E2, E3, E4, E5, E6, E7, Observer: ObserverTyp
     let subscription6 = InlineSingleAssignmentDisposable()
     @usableFromInline
     let subscription7 = InlineSingleAssignmentDisposable()
-    /// Guarded by `lock`, as are the masks below.
     @usableFromInline
     @exclusivity(unchecked) var latest1: E1?
     @usableFromInline
@@ -1441,18 +1456,9 @@ final class CombineLatestSink7<E1, E2, E3, E4, E5, E6, E7, Observer: ObserverTyp
     @exclusivity(unchecked) var latest6: E6?
     @usableFromInline
     @exclusivity(unchecked) var latest7: E7?
-    /// Bit `i`: source `i` has sent an element.
-    @usableFromInline
-    @exclusivity(unchecked) var hasValue = 0
-    /// Bit `i`: source `i` completed.
-    @usableFromInline
-    @exclusivity(unchecked) var done = 0
-    /// The terminal event was sent; later source events are ignored.
-    @usableFromInline
-    @exclusivity(unchecked) var finished = false
 
     @usableFromInline
-    static var all: Int { (1 << 7) - 1 }
+    static var all: UInt8 { 127 }
 
     @inlinable
     init(resultSelector: @escaping ResultSelector, observer: Observer, cancel: SinkDisposer) {
@@ -1779,6 +1785,17 @@ final class CombineLatestSink8<E1, E2, E3, E4, E5, E6, E7, E8, Observer: Observe
     @usableFromInline
     typealias ResultSelector = (E1, E2, E3, E4, E5, E6, E7, E8) throws -> Observer.Element
 
+    // The flags come first, in the tail of `Sink`'s fields: a sink per subscription.
+    /// Bit `i`: source `i` has sent an element. Guarded by `lock`, as are the flags and
+    /// the latest elements below.
+    @usableFromInline
+    @exclusivity(unchecked) var hasValue: UInt8 = 0
+    /// Bit `i`: source `i` completed.
+    @usableFromInline
+    @exclusivity(unchecked) var done: UInt8 = 0
+    /// The terminal event was sent; later source events are ignored.
+    @usableFromInline
+    @exclusivity(unchecked) var finished = false
     @usableFromInline
     let resultSelector: ResultSelector
     /// Held while handling any source's event (recursive: the observer may feed a source).
@@ -1800,7 +1817,6 @@ final class CombineLatestSink8<E1, E2, E3, E4, E5, E6, E7, E8, Observer: Observe
     let subscription7 = InlineSingleAssignmentDisposable()
     @usableFromInline
     let subscription8 = InlineSingleAssignmentDisposable()
-    /// Guarded by `lock`, as are the masks below.
     @usableFromInline
     @exclusivity(unchecked) var latest1: E1?
     @usableFromInline
@@ -1817,18 +1833,9 @@ final class CombineLatestSink8<E1, E2, E3, E4, E5, E6, E7, E8, Observer: Observe
     @exclusivity(unchecked) var latest7: E7?
     @usableFromInline
     @exclusivity(unchecked) var latest8: E8?
-    /// Bit `i`: source `i` has sent an element.
-    @usableFromInline
-    @exclusivity(unchecked) var hasValue = 0
-    /// Bit `i`: source `i` completed.
-    @usableFromInline
-    @exclusivity(unchecked) var done = 0
-    /// The terminal event was sent; later source events are ignored.
-    @usableFromInline
-    @exclusivity(unchecked) var finished = false
 
     @usableFromInline
-    static var all: Int { (1 << 8) - 1 }
+    static var all: UInt8 { 255 }
 
     @inlinable
     init(resultSelector: @escaping ResultSelector, observer: Observer, cancel: SinkDisposer) {

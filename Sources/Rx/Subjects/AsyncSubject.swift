@@ -70,7 +70,7 @@ public final class AsyncSubject<Element>: Observable<Element>, SubjectType, Obse
                 }
                 return Disposables.create()
             }
-            let subscription = SubjectSubscription(handler: observer.on, owner: self)
+            let subscription = OwnedSubjectSubscription(handler: observer.on, owner: self)
             observers.insert(subscription)
             Resources.add(1)
             return subscription

@@ -82,7 +82,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
                 return .terminated(stoppedError.map { .error($0) } ?? .completed)
             }
             let gate = SubscriptionGate(observer.on)
-            let subscription = SubjectSubscription(handler: gate.on, owner: self)
+            let subscription = OwnedSubjectSubscription(handler: gate.on, owner: self)
             observers.insert(subscription)
             Resources.add(1)
             return .live(element, gate, subscription)

@@ -95,7 +95,7 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
 
     @inlinable
     func subscribeHandler(_ handler: @escaping (Event<Element>) -> Void) -> Disposable {
-        let subscription = SubjectSubscription(handler: handler, owner: self)
+        let subscription = OwnedSubjectSubscription(handler: handler, owner: self)
         // nil: subscribed; otherwise the event the late subscriber gets at once.
         let immediate: Event<Element>? = lock.performLocked {
             if stopped { return stoppedError.map { .error($0) } ?? .completed }

@@ -112,7 +112,7 @@ public class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverT
                 return .terminated(replayed, stoppedError.map { .error($0) } ?? .completed)
             }
             let gate = SubscriptionGate(observer.on)
-            let subscription = SubjectSubscription(handler: gate.on, owner: self)
+            let subscription = OwnedSubjectSubscription(handler: gate.on, owner: self)
             observers.insert(subscription)
             Resources.add(1)
             return .live(replayed, gate, subscription)

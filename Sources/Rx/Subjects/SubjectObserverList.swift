@@ -86,37 +86,52 @@ struct SubjectObserverList {
 ///
 /// It must not keep its subject alive (a forgotten subject is released with its observers,
 /// as RxSwift's are), and a weak reference would give every subject a side-table allocation,
-/// so `owner` is `unowned(unsafe)`, made safe by `state`: `dispose()` claims the subscription
-/// (live → leaving) before it calls into the subject and marks it left after; a subject that
-/// lets subscriptions go (terminal event, `dispose()`, deinit) detaches each of them outside
-/// its lock: live → left, or it waits while a dispose that claimed it is still inside the
-/// subject. So no subscription touches its subject once the subject has let it go.
+/// so the subject is held unowned and unsafe, made safe by a state: `dispose()` claims the
+/// subscription (live → leaving) before it calls into the subject and marks it left after; a
+/// subject that lets subscriptions go (terminal event, `dispose()`, deinit) detaches each of
+/// them outside its lock: live → left, or it waits while a dispose that claimed it is still
+/// inside the subject. So no subscription touches its subject once the subject has let it go.
+///
+/// The subject's address and the state share one atomic word (objects are 16-byte aligned,
+/// so the low bits are free), and the subject's type is a generic parameter of the concrete
+/// class rather than a protocol existential: with its handler the object is 40 bytes, a
+/// 48-byte malloc block, and a session holds one per input.
 @usableFromInline
-class SubjectSubscriptionBase: Disposable {
+class SubjectSubscriptionBase {
     @usableFromInline
-    static var live: UInt8 { 0 }
+    static var live: UInt { 0 }
     @usableFromInline
-    static var leaving: UInt8 { 1 }
+    static var leaving: UInt { 1 }
     @usableFromInline
-    static var left: UInt8 { 2 }
+    static var left: UInt { 2 }
+    @usableFromInline
+    static var stateMask: UInt { 3 }
 
+    /// The subject's address, or'ed with the state.
     @usableFromInline
-    unowned(unsafe) let owner: SubjectSubscriptionOwner
-    @usableFromInline
-    let state = Atomic<UInt8>(0)
+    let word: Atomic<UInt>
 
     @inlinable
-    init(owner: SubjectSubscriptionOwner) {
-        self.owner = owner
+    init(owner: AnyObject) {
+        word = Atomic(UInt(bitPattern: Unmanaged.passUnretained(owner).toOpaque()))
+    }
+
+    /// Removes this subscription from the subject at `address`; overridden by the subject's
+    /// own subscription class, which knows the subject's type.
+    @usableFromInline
+    func unsubscribe(fromOwnerAt address: UnsafeRawPointer) {
+        preconditionFailure("SubjectSubscriptionBase.unsubscribe(fromOwnerAt:) must be overridden")
     }
 
     @inlinable
     final func dispose() {
-        guard state.compareExchange(expected: Self.live, desired: Self.leaving, ordering: .acquiring).exchanged else {
+        let address = word.load(ordering: .relaxed) & ~Self.stateMask
+        guard word.compareExchange(expected: address | Self.live, desired: address | Self.leaving,
+                                   ordering: .acquiring).exchanged else {
             return
         }
-        owner.unsubscribe(self)
-        state.store(Self.left, ordering: .releasing)
+        unsubscribe(fromOwnerAt: UnsafeRawPointer(bitPattern: address)!)
+        word.store(address | Self.left, ordering: .releasing)
     }
 
     /// The subject has let this subscription go: after this returns, `dispose()` no longer
@@ -124,25 +139,41 @@ class SubjectSubscriptionBase: Disposable {
     /// needs to finish.
     @inlinable
     final func detach() {
-        if state.compareExchange(expected: Self.live, desired: Self.left, ordering: .acquiringAndReleasing).exchanged {
+        let address = word.load(ordering: .relaxed) & ~Self.stateMask
+        if word.compareExchange(expected: address | Self.live, desired: address | Self.left,
+                                ordering: .acquiringAndReleasing).exchanged {
             return
         }
-        while state.load(ordering: .acquiring) == Self.leaving {
+        while word.load(ordering: .acquiring) & Self.stateMask == Self.leaving {
             sched_yield()
         }
     }
 }
 
-/// One observer of a subject and its subscription.
+/// One observer of a subject and its subscription; the subject delivers through `handler`.
 @usableFromInline
-final class SubjectSubscription<Element>: SubjectSubscriptionBase {
+class SubjectSubscription<Element>: SubjectSubscriptionBase, Disposable {
     @usableFromInline
-    let handler: (Event<Element>) -> Void
+    final let handler: (Event<Element>) -> Void
 
     @inlinable
-    init(handler: @escaping (Event<Element>) -> Void, owner: SubjectSubscriptionOwner) {
+    init(handler: @escaping (Event<Element>) -> Void, owner: AnyObject) {
         self.handler = handler
         super.init(owner: owner)
+    }
+}
+
+/// The subscription class of subjects of type `Owner`.
+@usableFromInline
+final class OwnedSubjectSubscription<Owner: SubjectSubscriptionOwner, Element>: SubjectSubscription<Element> {
+    @inlinable
+    init(handler: @escaping (Event<Element>) -> Void, owner: Owner) {
+        super.init(handler: handler, owner: owner)
+    }
+
+    @inlinable
+    override func unsubscribe(fromOwnerAt address: UnsafeRawPointer) {
+        Unmanaged<Owner>.fromOpaque(address).takeUnretainedValue().unsubscribe(self)
     }
 }
 

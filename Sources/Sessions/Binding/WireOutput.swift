@@ -8,15 +8,15 @@ public struct WireOutput<Output> {
     public let name: String
     /// Subscribes the output of one session: each element becomes a message for `sink`,
     /// an error goes to it as a failure; while someone watches the session, every event is
-    /// also recorded into `trace` as a marble of this output's lane.
-    let bind: (_ output: Output, _ trace: Tap<Marble>, _ sink: any SessionOutputSink) -> Disposable
+    /// also recorded into the sink's `trace` as a marble of this output's lane.
+    let bind: (_ output: Output, _ sink: any SessionOutputSink) -> Disposable
 
     /// The output named `name`, read from `stream` of the view model's `Output`.
     public init<Element: JSONValueEncodable>(_ name: String, _ stream: KeyPath<Output, Observable<Element>>) {
         self.name = name
         let description = WireOutputDescription(name: name)
-        bind = { output, trace, sink in
-            output[keyPath: stream].subscribe(anyObserver: WireOutputObserver(description, sink: sink, trace: trace).asObserver())
+        bind = { output, sink in
+            output[keyPath: stream].subscribe(anyObserver: WireOutputObserver(description, sink: sink).asObserver())
         }
     }
 }
@@ -27,6 +27,8 @@ protocol SessionOutputSink: AnyObject {
     func sendOutput(_ message: String)
     /// The output stream failed.
     func outputFailed(_ error: Error)
+    /// The session's marbles, for a viewer on the dashboard.
+    var trace: Tap<Marble> { get }
 }
 
 /// An output's name and message template, made once per output and shared by its sessions.
@@ -49,16 +51,14 @@ private final class WireOutputObserver<Element: JSONValueEncodable>: ObserverTyp
     /// Strong, not weak (no side table per session): the session's `close()` disposes this
     /// subscription, which lets the observer go, and drops a late event itself.
     private let sink: any SessionOutputSink
-    private let trace: Tap<Marble>
 
-    init(_ description: WireOutputDescription, sink: any SessionOutputSink, trace: Tap<Marble>) {
+    init(_ description: WireOutputDescription, sink: any SessionOutputSink) {
         self.description = description
         self.sink = sink
-        self.trace = trace
     }
 
     func on(_ event: Event<Element>) {
-        trace.record(Marble(lane: description.name, event: event))
+        sink.trace.record(Marble(lane: description.name, event: event))
         switch event {
         case .next(let element): sink.sendOutput(description.template.message(element))
         case .error(let error): sink.outputFailed(error)

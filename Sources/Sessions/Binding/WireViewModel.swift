@@ -21,9 +21,9 @@ public struct WireViewModel {
     let secretInputs: [Bool]
     /// Whether any input has a tap limit (sessions keep token buckets only then).
     let hasTapLimits: Bool
-    /// Builds one session's graph; its outputs record into `trace` while it is observed and
-    /// send their messages to `sink`.
-    let build: (_ client: WireClient, _ trace: Tap<Marble>, _ sink: any SessionOutputSink) -> SessionGraph
+    /// Builds one session's graph; its outputs send their messages to `sink` and record into
+    /// the sink's `trace` while it is observed.
+    let build: (_ client: WireClient, _ sink: any SessionOutputSink) -> SessionGraph
 
     /// Declares a view model on the wire.
     /// - Parameters:
@@ -68,12 +68,12 @@ public struct WireViewModel {
         secretInputs = declarations.map(\.secret)
         lanes = declarations.map { MarbleLane(name: $0.name, role: .input, shape: $0.secret ? .secret : $0.kind == .tap ? .tap : .value) }
             + outputs.map { MarbleLane(name: $0.name, role: .output, shape: .value) }
-        build = { client, trace, sink in
+        build = { client, sink in
             let wire = WireInputs(client: client)
             let session = context(client)
             let output = viewModel(session).transform(input: input(wire, session))
             assert(wire.declarations == declarations, "the input closure of \(name) must declare the same inputs every time")
-            let subscriptions = outputs.map { $0.bind(output, trace, sink) }
+            let subscriptions = outputs.map { $0.bind(output, sink) }
             return SessionGraph(feeds: wire.feeds, subscriptions: subscriptions)
         }
     }

@@ -85,18 +85,20 @@ public final class SessionRegistry: Sendable {
 /// One viewer's marble rate: marbles beyond the limit are left out, and the next one let
 /// through says how many were. Used by one watch, whose events come one at a time.
 private final class MarbleBudget {
+    private let limit: RateLimit
     private var bucket: TokenBucket
     private var skipped = 0
     private let clock: @Sendable () -> UInt64
 
     init(limit: RateLimit, clock: @escaping @Sendable () -> UInt64) {
+        self.limit = limit
         self.clock = clock
         bucket = TokenBucket(limit, now: clock())
     }
 
     func admit(_ marble: Marble) -> SessionWatchEvent? {
         // Completion always shows: it is the last event of its lane.
-        guard marble.kind == .completed || bucket.take(now: clock()) else {
+        guard marble.kind == .completed || bucket.take(now: clock(), limit: limit) else {
             skipped += 1
             return nil
         }

@@ -14,24 +14,22 @@ public struct RateLimit: Sendable, Equatable {
 }
 
 /// The state of one `RateLimit` for one session. Time is in nanoseconds of a
-/// monotonic clock; the bucket starts full.
+/// monotonic clock; the bucket starts full. The limit itself is shared (the endpoint's
+/// configuration) and given to each `take`, so a session's bucket is 16 bytes.
 struct TokenBucket {
-    private let capacity: Double
-    private let tokensPerNanosecond: Double
     private var tokens: Double
     private var lastRefill: UInt64
 
     init(_ limit: RateLimit, now: UInt64) {
-        capacity = Double(limit.burst)
-        tokensPerNanosecond = limit.perSecond / 1_000_000_000
-        tokens = capacity
+        tokens = Double(limit.burst)
         lastRefill = now
     }
 
-    /// Takes one token if there is one; a refused event costs nothing.
-    mutating func take(now: UInt64) -> Bool {
+    /// Takes one token of `limit` (the one the bucket was made for) if there is one; a
+    /// refused event costs nothing.
+    mutating func take(now: UInt64, limit: RateLimit) -> Bool {
         if now > lastRefill {
-            tokens = min(capacity, tokens + Double(now - lastRefill) * tokensPerNanosecond)
+            tokens = min(Double(limit.burst), tokens + Double(now - lastRefill) * (limit.perSecond / 1_000_000_000))
             lastRefill = now
         }
         guard tokens >= 1 else { return false }

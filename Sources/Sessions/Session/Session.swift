@@ -18,20 +18,18 @@ import ViewModels
 /// Every method runs on the connection's owner thread (its event loop). Output
 /// elements that arrive on another thread (a scheduler that is not the loop's) hop
 /// to the owner thread before they touch the session.
-final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state is touched only on the transport's owner thread
-    private let endpoint: SessionEndpoint
-    private let transport: any SessionTransport
+final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state is touched only on the owner thread; `transport` is set once, before the graph exists
+    let endpoint: SessionEndpoint
+    /// The connection (see `Session+WebSocket.swift`): set when it opens, and kept after the
+    /// close, since outputs on other threads read it to hop to the owner thread.
+    var transport: (any SessionTransport)?
     let idBits: UInt64
     /// When the session was made (the endpoint's clock), for its age on the dashboard.
     let openedAt: UInt64
-    /// The client's IP address, for services that count by it (login throttling).
-    private let clientAddress: String
     private var state: State = .idle
     /// The session's inputs and outputs as marbles, for a viewer on the dashboard; while
     /// nobody watches, recording costs one atomic load per event.
     let trace = Tap<Marble>()
-    /// The counters of the loop the session runs on, set when it opens.
-    private var loopMetrics: LoopMetrics?
 
     /// The session's opaque id, sent in `ready`: 64 random bits in hex.
     var id: String { String(idBits, radix: 16) }
@@ -48,14 +46,15 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
     /// The output subscriptions (one, or a composite of several), disposed by `close()`;
     /// held by class reference, 16 bytes where a `Disposable` existential takes 40.
     private var subscription: (any AnyObject & Disposable)?
-    private var messageBucket: TokenBucket?
+    /// Used only when the endpoint has a message limit.
+    private var messageBucket = TokenBucket(RateLimit(perSecond: 1, burst: 1), now: 0)
     /// By input index; empty when no input has a tap limit.
     private var tapBuckets: [TokenBucket?] = []
 
-    init(endpoint: SessionEndpoint, transport: any SessionTransport, clientAddress: String = "") {
+    /// A session of `endpoint` on `transport`, or on the WebSocket connection that opens it.
+    init(endpoint: SessionEndpoint, transport: (any SessionTransport)? = nil) {
         self.endpoint = endpoint
         self.transport = transport
-        self.clientAddress = clientAddress
         idBits = endpoint.sessionIDs.next()
         openedAt = endpoint.clock()
     }
@@ -69,15 +68,17 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
     private var logger: Logger { endpoint.logger }
 
     /// Sends `ready`, then builds and subscribes the graph. Only the first call counts.
-    func open() {
+    /// - Parameter clientAddress: the client's IP address, for services that count by it
+    ///   (login throttling).
+    func open(clientAddress: String = "") {
         guard case .idle = state else { return }
-        let loopMetrics = metrics.loop(endpoint.loop)
-        self.loopMetrics = loopMetrics
         metrics.sessionOpened(wire.name, loop: endpoint.loop)
         send(endpoint.ready.message(session: id))
         let now = openedAt
         endpoint.registry.add(self)
-        messageBucket = endpoint.configuration.messageLimit.map { TokenBucket($0, now: now) }
+        if let limit = endpoint.configuration.messageLimit {
+            messageBucket = TokenBucket(limit, now: now)
+        }
         if wire.hasTapLimits {
             tapBuckets = wire.tapLimits.map { limit in limit.map { TokenBucket($0, now: now) } }
         }
@@ -85,7 +86,7 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
         state = .open
         // Strong, not weak (no side table): `close()` lets the graph and so this closure go.
         let client = WireClient(address: clientAddress, refuse: { error in self.refuseFromService(error) })
-        let graph = wire.build(client, trace, self)
+        let graph = wire.build(client, self)
         feeds = graph.feeds
         // One output (the sum) keeps its subscription itself rather than an array of one.
         let subscription = graph.subscriptions.count == 1 ? graph.subscriptions[0] : Disposables.create(graph.subscriptions)
@@ -102,7 +103,7 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
     /// Handles one client text message given as UTF-8 bytes (valid during the call).
     func receive(utf8 bytes: UnsafeBufferPointer<UInt8>) {
         guard case .open = state else { return }
-        loopMetrics?.messageReceived()
+        endpoint.loopMetrics.messageReceived()
         // The clock is read only when a limit applies or a dashboard times messages, at most
         // once for both (and once more at the end for the latency).
         var reading: UInt64?
@@ -113,7 +114,7 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
             return time
         }
         let arrival: UInt64? = metrics.isTimingLatency ? now() : nil
-        if messageBucket?.take(now: now()) == false {
+        if let limit = endpoint.configuration.messageLimit, !messageBucket.take(now: now(), limit: limit) {
             refuse(ProtocolError(.rateLimited, "too many messages; slow down"))
             return
         }
@@ -121,7 +122,8 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
         case .failure(let error):
             refuse(error)
         case .success(let event):
-            if !tapBuckets.isEmpty, tapBuckets[event.index]?.take(now: now()) == false {
+            if !tapBuckets.isEmpty, let limit = wire.tapLimits[event.index],
+               tapBuckets[event.index]?.take(now: now(), limit: limit) == false {
                 refuse(ProtocolError(.rateLimited, "too many \"\(wire.inputs.inputs[event.index].name)\" taps; wait a moment"))
                 return
             }
@@ -132,7 +134,7 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
             default: assertionFailure("the input table and the feeds disagree on \(event.index)")
             }
             if let arrival {
-                loopMetrics?.recordLatency(nanoseconds: endpoint.clock() &- arrival)
+                endpoint.loopMetrics.recordLatency(nanoseconds: endpoint.clock() &- arrival)
             }
         }
     }
@@ -177,8 +179,8 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
     // MARK: sending
 
     func sendOutput(_ message: String) {
-        guard transport.isOnOwnerThread else {
-            transport.executeOnOwnerThread { [self] in sendOutput(message) }
+        guard transport?.isOnOwnerThread ?? true else {
+            transport?.executeOnOwnerThread { [self] in sendOutput(message) }
             return
         }
         guard case .open = state else { return }
@@ -186,9 +188,9 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
     }
 
     func outputFailed(_ error: Error) {
-        guard transport.isOnOwnerThread else {
+        guard transport?.isOnOwnerThread ?? true else {
             let description = "\(error)"
-            transport.executeOnOwnerThread { [self] in outputFailed(description) }
+            transport?.executeOnOwnerThread { [self] in outputFailed(description) }
             return
         }
         outputFailed("\(error)")
@@ -197,14 +199,14 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
     private func outputFailed(_ description: String) {
         guard case .open = state else { return }
         logger.error("an output of the session failed; closing it", metadata: ["session": "\(id)", "error": "\(description)"])
-        transport.close(code: 1011, reason: "internal error")
+        transport?.close(code: 1011, reason: "internal error")
     }
 
     /// An error a view model's service reports (the login database is down, say): sent
     /// like a refused message while the session is open, dropped after it closed.
     private func refuseFromService(_ error: ProtocolError) {
-        guard transport.isOnOwnerThread else {
-            transport.executeOnOwnerThread { [self] in refuseFromService(error) }
+        guard transport?.isOnOwnerThread ?? true else {
+            transport?.executeOnOwnerThread { [self] in refuseFromService(error) }
             return
         }
         guard case .open = state else { return }
@@ -217,8 +219,8 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
     }
 
     private func send(_ message: String) {
-        transport.send(text: message)
-        loopMetrics?.messageSent()
+        transport?.send(text: message)
+        endpoint.loopMetrics.messageSent()
     }
 }
 

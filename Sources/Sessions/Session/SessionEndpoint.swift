@@ -10,6 +10,8 @@ final class SessionEndpoint {
     let wire: WireViewModel
     let configuration: SessionConfiguration
     let metrics: SessionMetrics
+    /// The counters of the loop these sessions live on.
+    let loopMetrics: LoopMetrics
     /// Where the endpoint's sessions are listed while they are open.
     let registry: SessionRegistry
     /// The index of the event loop these sessions live on (for per-loop metrics).
@@ -33,6 +35,7 @@ final class SessionEndpoint {
         self.wire = wire
         self.configuration = configuration
         self.metrics = metrics
+        loopMetrics = metrics.loop(loop)
         self.registry = registry
         self.loop = loop
         self.eventLoop = eventLoop

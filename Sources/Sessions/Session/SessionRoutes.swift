@@ -45,7 +45,7 @@ public enum SessionRoutes {
                 let endpoint = SessionEndpoint(wire: wire, configuration: configuration, metrics: metrics,
                                                registry: monitor.registry, logger: logger, loop: loop,
                                                eventLoop: server.loop)
-                server.addWebSocketRoute("/ws/\(wire.name)") { SessionWebSocketHandler(endpoint: endpoint) }
+                server.addWebSocketRoute("/ws/\(wire.name)") { Session(endpoint: endpoint) }
             }
             server.addRoute("/metrics") { _ in
                 HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: metrics.render())

@@ -1,6 +1,7 @@
 /// What a session needs from its connection: the WebSocket connection in production
-/// (see `SessionWebSocketHandler`), a recording fake in tests.
-protocol SessionTransport: AnyObject, Sendable {
+/// (see `Session+WebSocket.swift`), a recording fake in tests. `isOnOwnerThread` and
+/// `executeOnOwnerThread` are called from any thread.
+protocol SessionTransport: AnyObject {
     /// Queues one text message; called on the owner thread only.
     func send(text: String)
     /// Starts closing the connection; called on the owner thread only.

@@ -1,0 +1,44 @@
+import EventLoop
+import HTTPServer
+
+/// A session is its connection's handler: the route factory makes one per upgrade, the open
+/// sets the connection as its transport and opens it, every text message is fed to it
+/// straight from the frame's bytes, and the close closes it exactly once. So a session costs
+/// its connection no object between the two.
+extension Session: WebSocketHandler {
+    func webSocketDidOpen(_ connection: WebSocketConnection, request: HTTPRequestHead) {
+        // Refused after the upgrade rather than before, so a browser sees why (the close
+        // reason); the handshake status of a refused upgrade is hidden from scripts.
+        guard endpoint.admits(query: request.query) else {
+            connection.close(code: 1008, reason: "this endpoint needs the admin token")
+            return
+        }
+        let address = ClientAddress.resolve(
+            peer: connection.peerAddress ?? "", forwardedFor: request.headers(named: "x-forwarded-for"),
+            trustedProxies: endpoint.configuration.trustedProxies)
+        transport = connection
+        open(clientAddress: address)
+    }
+
+    func webSocket(_ connection: WebSocketConnection, didReceiveText text: String) {
+        receive(text)
+    }
+
+    func webSocket(_ connection: WebSocketConnection, didReceiveTextBytes bytes: UnsafeRawBufferPointer) {
+        receive(utf8: bytes.assumingMemoryBound(to: UInt8.self))
+    }
+
+    /// The connection drops its reference to the session here, which ends their cycle.
+    func webSocketDidClose(_ connection: WebSocketConnection) {
+        close()
+    }
+}
+
+/// The connection is the session's transport; its loop is the owner thread.
+extension WebSocketConnection: SessionTransport {
+    var isOnOwnerThread: Bool { eventLoop.inEventLoop }
+
+    func executeOnOwnerThread(_ work: @escaping @Sendable () -> Void) {
+        eventLoop.execute(work)
+    }
+}
