@@ -81,6 +81,24 @@ final class SessionMonitorTests: XCTestCase {
         XCTAssertEqual(Resources.total, start)
     }
 
+    func testATraceFirstAskedForAfterTheCloseIsFinished() {
+        let start = Resources.total
+        do {
+            // A watch that found the session just before it closed gets its tap only after:
+            // the tap is made then, finished, so the watch ends rather than waiting forever.
+            let session = open("sum")
+            session.receive(textMessage("number1", "1"))
+            session.close()
+            var events: [String] = []
+            let subscription = session.trace.subscribe(
+                onNext: { events.append("next \($0.lane)") }, onCompleted: { events.append("completed") })
+            XCTAssertEqual(events, ["completed"])
+            XCTAssertFalse(session.trace.isObserved)
+            subscription.dispose()
+        }
+        XCTAssertEqual(Resources.total, start)
+    }
+
     func testAPasswordLaneShowsLengthsOnlyAndTapsNoValue() {
         let session = open("login")
         let watched = watch(session.id)

@@ -8,7 +8,7 @@ public struct WireOutput<Output> {
     public let name: String
     /// Subscribes the output of one session: each element becomes a message for `sink`,
     /// an error goes to it as a failure; while someone watches the session, every event is
-    /// also recorded into the sink's `trace` as a marble of this output's lane.
+    /// also recorded by the sink as a marble of this output's lane.
     let bind: (_ output: Output, _ sink: any SessionOutputSink) -> Disposable
 
     /// The output named `name`, read from `stream` of the view model's `Output`.
@@ -27,8 +27,9 @@ protocol SessionOutputSink: AnyObject {
     func sendOutput(_ message: String)
     /// The output stream failed.
     func outputFailed(_ error: Error)
-    /// The session's marbles, for a viewer on the dashboard.
-    var trace: Tap<Marble> { get }
+    /// Records a marble of the session for a viewer on the dashboard; `make` runs only
+    /// while someone watches.
+    func recordMarble(_ make: @autoclosure () -> Marble)
 }
 
 /// An output's name and message template, made once per output and shared by its sessions.
@@ -58,7 +59,7 @@ private final class WireOutputObserver<Element: JSONValueEncodable>: ObserverTyp
     }
 
     func on(_ event: Event<Element>) {
-        sink.trace.record(Marble(lane: description.name, event: event))
+        sink.recordMarble(Marble(lane: description.name, event: event))
         switch event {
         case .next(let element): sink.sendOutput(description.template.message(element))
         case .error(let error): sink.outputFailed(error)

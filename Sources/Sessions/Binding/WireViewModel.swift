@@ -21,8 +21,8 @@ public struct WireViewModel {
     let secretInputs: [Bool]
     /// Whether any input has a tap limit (sessions keep token buckets only then).
     let hasTapLimits: Bool
-    /// Builds one session's graph; its outputs send their messages to `sink` and record into
-    /// the sink's `trace` while it is observed.
+    /// Builds one session's graph; its outputs send their messages to `sink` and record their
+    /// marbles with it.
     let build: (_ client: WireClient, _ sink: any SessionOutputSink) -> SessionGraph
 
     /// Declares a view model on the wire.

@@ -1,6 +1,7 @@
 import Dispatch
 import Logging
 import Rx
+import Synchronization
 import ViewModels
 
 /// One session: one view model's graph bound to one connection.
@@ -27,9 +28,11 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
     /// When the session was made (the endpoint's clock), for its age on the dashboard.
     let openedAt: UInt64
     private var state: State = .idle
-    /// The session's inputs and outputs as marbles, for a viewer on the dashboard; while
-    /// nobody watches, recording costs one atomic load per event.
-    let trace = Tap<Marble>()
+    /// The tap of `trace` once made (a retained pointer), `closedWithoutTrace` when the
+    /// session closed before anyone asked for it, or 0. Made by the first viewer, so an
+    /// unwatched session holds no tap; while nobody watches, recording costs one atomic load.
+    private let traceBits = Atomic<UInt>(0)
+    private static let closedWithoutTrace: UInt = 1
 
     /// The session's opaque id, sent in `ready`: 64 random bits in hex.
     var id: String { String(idBits, radix: 16) }
@@ -127,7 +130,7 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
                 refuse(ProtocolError(.rateLimited, "too many \"\(wire.inputs.inputs[event.index].name)\" taps; wait a moment"))
                 return
             }
-            trace.record(inputMarble(event))
+            recordMarble(inputMarble(event))
             switch (feeds[event.index], event.payload) {
             case (.text(let subject), .text(let value)): subject.onNext(value)
             case (.tap(let subject), .tap): subject.onNext(())
@@ -166,14 +169,50 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
         feeds = []
         subscription?.dispose()
         endpoint.registry.remove(id: idBits)
-        // A viewer sees every lane complete, as the session's streams end here.
-        if trace.isObserved {
-            let time = marbleClock()
-            for lane in lanes { trace.record(Marble(lane: lane.name, kind: .completed, timeMicroseconds: time)) }
+        // A viewer sees every lane complete, as the session's streams end here; a tap made
+        // after this point is made finished.
+        if !traceBits.compareExchange(expected: 0, desired: Self.closedWithoutTrace, ordering: .acquiringAndReleasing).exchanged,
+           let trace = existingTrace {
+            if trace.isObserved {
+                let time = marbleClock()
+                for lane in lanes { trace.record(Marble(lane: lane.name, kind: .completed, timeMicroseconds: time)) }
+            }
+            trace.finish()
         }
-        trace.finish()
         metrics.sessionClosed(wire.name, loop: endpoint.loop)
         logger.debug("session closed", metadata: ["session": "\(id)"])
+    }
+
+    // MARK: trace
+
+    /// The session's inputs and outputs as marbles, for a viewer on the dashboard; made by
+    /// the first call, from any thread. After the close it is a finished tap.
+    var trace: Tap<Marble> {
+        if let existingTrace { return existingTrace }
+        let made = Tap<Marble>()
+        let bits = UInt(bitPattern: Unmanaged.passRetained(made).toOpaque())
+        let (exchanged, original) = traceBits.compareExchange(expected: 0, desired: bits, ordering: .acquiringAndReleasing)
+        if exchanged { return made }
+        Unmanaged<Tap<Marble>>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release()
+        if original != Self.closedWithoutTrace { return existingTrace! }
+        made.finish()
+        return made
+    }
+
+    /// The tap, if someone made it.
+    private var existingTrace: Tap<Marble>? {
+        let bits = traceBits.load(ordering: .acquiring)
+        guard bits > Self.closedWithoutTrace else { return nil }
+        return Unmanaged<Tap<Marble>>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeUnretainedValue()
+    }
+
+    /// Records a marble while someone watches; `make` runs only then.
+    func recordMarble(_ make: @autoclosure () -> Marble) {
+        existingTrace?.record(make())
+    }
+
+    deinit {
+        if let existingTrace { Unmanaged.passUnretained(existingTrace).release() }
     }
 
     // MARK: sending
