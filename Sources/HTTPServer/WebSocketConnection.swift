@@ -59,7 +59,7 @@ public final class WebSocketConnection {
         self.tcp = tcp
         self.handler = handler
         self.server = server
-        deflateWindowBits = deflate.map { UInt8($0.serverWindowBits) }
+        deflateWindowBits = deflate.map { UInt8(clamping: $0.serverWindowBits) }
         let configuration = server.configuration
         machine = WebSocketProtocolMachine(configuration: .init(
             maxMessageSize: configuration.maxMessageSize, acceptsBinary: configuration.acceptsBinaryMessages,
