@@ -92,8 +92,11 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
         let graph = wire.build(client, self)
         feeds = graph.feeds
         // One output (the sum) keeps its subscription itself rather than an array of one.
-        let subscription = graph.subscriptions.count == 1 ? graph.subscriptions[0] : Disposables.create(graph.subscriptions)
-        self.subscription = subscription as? any AnyObject & Disposable ?? BoxedDisposable(subscription)
+        if graph.subscriptions.count == 1, let only = graph.subscriptions[0] as? any AnyObject & Disposable {
+            subscription = only
+        } else {
+            subscription = CompositeDisposable(disposables: graph.subscriptions)
+        }
         logger.debug("session opened", metadata: ["session": "\(id)", "viewModel": "\(wire.name)"])
     }
 
@@ -261,11 +264,4 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
         transport?.send(text: message)
         endpoint.loopMetrics.messageSent()
     }
-}
-
-/// A disposable value (a struct) as a class, for `Session.subscription`.
-private final class BoxedDisposable: Disposable {
-    private let base: Disposable
-    init(_ base: Disposable) { self.base = base }
-    func dispose() { base.dispose() }
 }
