@@ -45,8 +45,9 @@ public extension TCPConnectionDelegate {
 public final class TCPConnection: LoopHandle {
     private enum OutputState { case open, finishing, shutdownSent }
 
-    // Declared so the flags fill the tail of `LoopHandle`'s fields and the limits are 32-bit:
-    // every connection holds one of these, and at 144 bytes it takes a 160-byte malloc block.
+    // Declared so the flags fill the tail of `LoopHandle`'s fields and the limits are 32-bit,
+    // and the filter and its staged writes share one optional object: every connection holds
+    // one of these, and at 128 bytes it takes a 144-byte malloc block.
 
     // An idle connection holds no request: the write request comes from the loop's pool for
     // the one write in flight.
@@ -73,13 +74,24 @@ public final class TCPConnection: LoopHandle {
     /// The object told about reads, EOF and close; released after `connectionDidClose`.
     public var delegate: (any TCPConnectionDelegate)?
     /// Decodes what arrives and encodes what is written (TLS); set before `startReading()`.
-    public var filter: (any TCPStreamFilter)?
+    public var filter: (any TCPStreamFilter)? {
+        get { filtering?.filter }
+        set {
+            let staged = filtering?.staged ?? []
+            filtering = newValue.map { Filtering($0) }
+            if let filtering {
+                filtering.staged = staged
+            } else {
+                dropStaged(staged)
+            }
+        }
+    }
+    /// The filter and the bytes written for it, when there is one.
+    private var filtering: Filtering?
 
     static let maxBuffersPerWrite = 64
 
     private var queued: [OutputChunk] = []
-    /// Written bytes waiting for the filter (only with a filter).
-    private var staged: [OutputChunk] = []
     private var inFlight: [OutputChunk] = []
     /// Bytes written but not yet confirmed by a write callback.
     public private(set) var unsentBytes = 0
@@ -185,7 +197,7 @@ public final class TCPConnection: LoopHandle {
             guard outputState == .open else { return } // finishing: the peer's bytes are discarded
             let bytes = UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<count])
             isDeliveringRead = true
-            if let filter {
+            if let filter = filtering?.filter {
                 receive(bytes, through: filter)
             } else {
                 let delegate = self.delegate // kept alive even if it replaces itself during the call
@@ -228,7 +240,7 @@ public final class TCPConnection: LoopHandle {
     /// Queues a copy of `bytes`; call `flush()` (done for you after each read callback).
     public func write(_ bytes: UnsafeRawBufferPointer) {
         guard outputState == .open, !isClosing, !bytes.isEmpty else { return }
-        if filter == nil { append(bytes, to: &queued) } else { append(bytes, to: &staged) }
+        if let filtering { append(bytes, to: &filtering.staged) } else { append(bytes, to: &queued) }
         unsentBytes += bytes.count
         checkUnsentBytes()
     }
@@ -267,7 +279,7 @@ public final class TCPConnection: LoopHandle {
     /// Once the output is finishing and all of it left, sends FIN.
     public func flush() {
         guard !isClosing, !isDeliveringRead, inFlight.isEmpty else { return }
-        if !staged.isEmpty { encodeStaged() }
+        if let filtering, !filtering.staged.isEmpty { encodeStaged() }
         guard !isClosing else { return }
         if !queued.isEmpty { writeNow() }
         guard !isClosing, inFlight.isEmpty else { return }
@@ -340,27 +352,35 @@ public final class TCPConnection: LoopHandle {
 
     /// Runs the staged bytes through the filter into the write queue.
     private func encodeStaged() {
-        guard let filter else { return }
+        guard let filtering else { return }
         var failed = false
-        for chunk in staged {
+        for chunk in filtering.staged {
             unsentBytes -= chunk.count
             if !failed {
                 do {
-                    try filter.send(UnsafeRawBufferPointer(start: chunk.storage, count: chunk.count))
+                    try filtering.filter.send(UnsafeRawBufferPointer(start: chunk.storage, count: chunk.count))
                 } catch {
                     failed = true
                 }
             }
             loop.chunkPool.give(chunk)
         }
-        staged.removeAll(keepingCapacity: true)
+        filtering.staged.removeAll(keepingCapacity: true)
         if failed { return close() }
         takeFilterOutput()
     }
 
+    /// Gives written bytes that will not be sent back to the pool.
+    private func dropStaged(_ staged: [OutputChunk]) {
+        for chunk in staged {
+            unsentBytes -= chunk.count
+            loop.chunkPool.give(chunk)
+        }
+    }
+
     /// Moves what the filter produced (records, handshake messages, alerts) into the write queue.
     private func takeFilterOutput() {
-        guard let filter, !isClosing, outputState != .shutdownSent else { return }
+        guard let filter = filtering?.filter, !isClosing, outputState != .shutdownSent else { return }
         var produced = 0
         while true {
             if queued.last.map({ $0.freeSpace == 0 }) ?? true { queued.append(loop.chunkPool.take()) }
@@ -378,11 +398,10 @@ public final class TCPConnection: LoopHandle {
 
     /// The filter failed: send what it still produced (an alert), then FIN, then close.
     private func abandonOutput() {
-        for chunk in staged {
-            unsentBytes -= chunk.count
-            loop.chunkPool.give(chunk)
+        if let filtering {
+            dropStaged(filtering.staged)
+            filtering.staged.removeAll()
         }
-        staged.removeAll()
         takeFilterOutput()
         guard outputState == .open, !isClosing else { return }
         outputState = .finishing
@@ -403,7 +422,7 @@ public final class TCPConnection: LoopHandle {
         }
         guard !isClosing else { return }
         unsentBytes -= sent
-        if !queued.isEmpty || !staged.isEmpty { flush() }
+        if !queued.isEmpty || !(filtering?.staged.isEmpty ?? true) { flush() }
         guard !isClosing else { return }
         // Backpressure resumes below the low-water mark, here or already in that flush.
         if isPausedForBackpressure && unsentBytes <= lowWaterMark {
@@ -425,7 +444,7 @@ public final class TCPConnection: LoopHandle {
         outputState = .finishing
         wantsReading = true
         updateReading()
-        if let filter {
+        if let filter = filtering?.filter {
             encodeStaged()
             guard !isClosing else { return }
             filter.finishOutput()
@@ -480,12 +499,11 @@ public final class TCPConnection: LoopHandle {
 
     override func didClose() {
         // Pending write and shutdown callbacks (ECANCELED) ran before this close callback.
-        for chunk in queued + inFlight + staged { loop.chunkPool.give(chunk) }
+        for chunk in queued + inFlight + (filtering?.staged ?? []) { loop.chunkPool.give(chunk) }
         queued.removeAll()
-        staged.removeAll()
         inFlight.removeAll()
         unsentBytes = 0
-        filter = nil
+        filtering = nil
         if accepted {
             LiveCounts.connectionClosed()
             loop.heapTrimmer.connectionClosed()
@@ -521,3 +539,13 @@ private func connectionDidWrite(_ request: UnsafeMutablePointer<uv_write_t>?, _ 
     connection.didWrite(status: status)
 }
 
+
+/// A connection's filter with the bytes written since the last flush, which it encodes then.
+private final class Filtering {
+    let filter: any TCPStreamFilter
+    var staged: [OutputChunk] = []
+
+    init(_ filter: any TCPStreamFilter) {
+        self.filter = filter
+    }
+}

@@ -28,7 +28,7 @@ public final class HTTPServer {
     private var webSocketRoutes: [String: () -> any WebSocketHandler] = [:]
     private var webSocketFallback: (() -> any WebSocketHandler)?
     private var connections: [ObjectIdentifier: HTTPConnection] = [:]
-    private var webSockets: [UInt64: WebSocketConnection] = [:]
+    private var webSockets: [ObjectIdentifier: WebSocketConnection] = [:]
     private var shutdownCompletions: [() -> Void] = []
     private var shutdownTimer: TimerHandle?
     private var started = false
@@ -48,6 +48,7 @@ public final class HTTPServer {
         self.loop = loop
         self.logger = logger
         hostPolicy = HostPolicy(configuration: configuration)
+        WebSocketHandshake.prepare()
     }
 
     /// Routes upgrade requests for `path` (e.g. "/ws/login") to a new handler each.
@@ -180,13 +181,13 @@ public final class HTTPServer {
             deflateStreams = PerMessageDeflateStreams()
         }
         let webSocket = WebSocketConnection(tcp: connection.tcp, handler: handler, server: self, deflate: deflate)
-        webSockets[webSocket.id] = webSocket
+        webSockets[ObjectIdentifier(webSocket)] = webSocket
         webSocket.start(request: request, leftover: leftover)
     }
 
     /// A WebSocket connection's TCP connection closed.
     func webSocketClosed(_ webSocket: WebSocketConnection) {
-        webSockets.removeValueAndShrink(forKey: webSocket.id)
+        webSockets.removeValueAndShrink(forKey: ObjectIdentifier(webSocket))
         finishShutdownIfDone()
     }
 

@@ -19,28 +19,25 @@ public final class WebSocketConnection {
         case finished
     }
 
-    private static let nextID = Atomic<UInt64>(1)
+    // Declared so the small fields share the last word: every session holds one of these,
+    // and at 136 bytes it takes a 144-byte malloc block.
 
-    // Declared so the small fields share words: every session holds one of these, and at
-    // 148 bytes it takes a 160-byte malloc block.
-
-    /// A process-wide unique id.
-    public let id: UInt64
     private let tcp: TCPConnection
     private var handler: (any WebSocketHandler)?
     /// The server, for its configuration, its shared zlib streams and to be told of the
     /// close; it outlives its connections.
     private unowned let server: HTTPServer
-    /// Loop time (ms) of the last ping.
-    private var pingSentAt: UInt64 = 0
     private var machine: WebSocketProtocolMachine
+    /// Loop time (ms) of the last ping, in 32 bits: only its distance to now (under the
+    /// ping interval plus the pong timeout, far below 49 days) is ever read.
+    private var pingSentAt: UInt32 = 0
     private var state = State.open
     private var awaitingPong = false
     private var didNotifyOpen = false
-    /// The server's window bits when permessage-deflate was negotiated; messages are then
-    /// compressed with the server's shared streams (the connection owns no stream, so an idle
-    /// one costs no zlib memory).
-    private let deflateWindowBits: UInt8?
+    /// The server's window bits when permessage-deflate was negotiated (0 when not); messages
+    /// are then compressed with the server's shared streams (the connection owns no stream,
+    /// so an idle one costs no zlib memory).
+    private let deflateWindowBits: UInt8
 
     /// The loop this connection lives on; every call must come from its thread.
     public var eventLoop: EventLoop { tcp.loop }
@@ -55,11 +52,10 @@ public final class WebSocketConnection {
 
     /// With `deflate`, the server's `deflateStreams` must exist.
     init(tcp: TCPConnection, handler: any WebSocketHandler, server: HTTPServer, deflate: PerMessageDeflateParameters? = nil) {
-        id = Self.nextID.add(1, ordering: .relaxed).oldValue
         self.tcp = tcp
         self.handler = handler
         self.server = server
-        deflateWindowBits = deflate.map { UInt8(clamping: $0.serverWindowBits) }
+        deflateWindowBits = deflate.map { UInt8(clamping: max(1, $0.serverWindowBits)) } ?? 0
         let configuration = server.configuration
         machine = WebSocketProtocolMachine(configuration: .init(
             maxMessageSize: configuration.maxMessageSize, acceptsBinary: configuration.acceptsBinaryMessages,
@@ -96,7 +92,7 @@ public final class WebSocketConnection {
 
     private func sendFrame(_ opcode: WebSocketOpcode, _ payload: UnsafeRawBufferPointer) {
         guard state == .open else { return }
-        if let deflateWindowBits, let streams = server.deflateStreams, payload.count >= configuration.minimumCompressedSize {
+        if deflateWindowBits != 0, let streams = server.deflateStreams, payload.count >= configuration.minimumCompressedSize {
             streams.deflater(windowBits: Int(deflateWindowBits)).compress(payload) { compressed in
                 if let compressed {
                     writeFrame(opcode, compressed, compressed: true)
@@ -160,7 +156,7 @@ public final class WebSocketConnection {
         case .open:
             guard configuration.pingInterval != nil else { return }
             awaitingPong = true
-            pingSentAt = tcp.loop.nowMilliseconds
+            pingSentAt = UInt32(truncatingIfNeeded: tcp.loop.nowMilliseconds)
             writeFrame(.ping, UnsafeRawBufferPointer(start: nil, count: 0))
             tcp.flush()
             tcp.setDeadline(after: configuration.pongTimeout)
@@ -176,10 +172,9 @@ public final class WebSocketConnection {
     private func scheduleNextPing() {
         guard let interval = configuration.pingInterval else { return tcp.clearDeadline() }
         let step = UInt64(max(1, (interval / .milliseconds(1)).rounded(.up)))
-        let now = tcp.loop.nowMilliseconds
-        var next = pingSentAt + step
-        if next <= now { next += ((now - next) / step + 1) * step }
-        tcp.setDeadline(after: .milliseconds(Int64(next - now)))
+        let elapsed = UInt64(UInt32(truncatingIfNeeded: tcp.loop.nowMilliseconds) &- pingSentAt)
+        // The first tick of the cadence after now.
+        tcp.setDeadline(after: .milliseconds(Int64(step - elapsed % step)))
     }
 
     // MARK: receiving

@@ -40,11 +40,12 @@ public enum WebSocketHandshake {
         var input = Array(trimmingSpaces(key).utf8)
         input.append(contentsOf: guid.utf8)
         var digest = [UInt8](repeating: 0, count: Int(SHA_DIGEST_LENGTH))
-        input.withUnsafeBufferPointer { source in
+        let hashed = input.withUnsafeBufferPointer { source in
             digest.withUnsafeMutableBufferPointer { target in
-                _ = SHA1(source.baseAddress, source.count, target.baseAddress)
+                EVP_Digest(source.baseAddress, source.count, target.baseAddress, nil, sha1.method, nil)
             }
         }
+        precondition(hashed == 1, "OpenSSL failed to compute a SHA-1 digest")
         // 20 bytes encode to 28 characters plus the NUL EVP_EncodeBlock writes.
         var encoded = [UInt8](repeating: 0, count: 29)
         let length = encoded.withUnsafeMutableBufferPointer { target in
@@ -54,6 +55,16 @@ public enum WebSocketHandshake {
         }
         return String(decoding: encoded[0 ..< Int(max(0, length))], as: UTF8.self)
     }
+
+    /// Fetches OpenSSL's SHA-1 now rather than at the first handshake. A server calls this
+    /// when it starts: the first use of OpenSSL loads its configuration and default provider
+    /// (about 2 MB, once per process), which is the server's start-up cost and not a session's.
+    public static func prepare() {
+        _ = sha1
+    }
+
+    /// Fetched once: OpenSSL's one-shot `SHA1()` fetches the method again on every call.
+    private static let sha1 = FetchedDigest("SHA1")
 
     /// The status line and headers of the `101 Switching Protocols` answer,
     /// ending with the blank line; `extensions` is the `Sec-WebSocket-Extensions` value
@@ -83,5 +94,17 @@ public enum WebSocketHandshake {
         guard let start = text.firstIndex(where: { !isSpace($0) }),
               let end = text.lastIndex(where: { !isSpace($0) }) else { return text[text.endIndex...] }
         return text[start...end]
+    }
+}
+
+/// A digest method fetched from OpenSSL's default provider, kept for the process's life.
+private final class FetchedDigest: @unchecked Sendable {  // the EVP_MD is immutable once fetched; OpenSSL allows its use from any thread
+    let method: OpaquePointer
+
+    init(_ name: String) {
+        guard let method = EVP_MD_fetch(nil, name, nil) else {
+            preconditionFailure("OpenSSL has no \(name) digest")
+        }
+        self.method = method
     }
 }

@@ -57,6 +57,28 @@ final class ObservableCombineLatestTests: RxTestCase {
         XCTAssertEqual(e1.subscriptions, [Subscription(200, 220)])
     }
 
+    func testCombineLatestSourceFailingWhileSubscribingDisposesTheLaterSourcesAtOnce() {
+        // The first source fails during its own subscription: the sink is disposed before the
+        // others are subscribed, so each of their subscriptions ends as soon as it is set.
+        let scheduler = TestScheduler(initialClock: 0)
+        let e1 = scheduler.createHotObservable([.next(210, 1)])
+        let e2 = scheduler.createHotObservable([.next(220, 2)])
+        let res = scheduler.start { Observable.combineLatest(Observable<Int>.error(testError), e1, e2) { $0 + $1 + $2 } }
+        XCTAssertEqual(res.events, [.error(200, testError)])
+        XCTAssertEqual(e1.subscriptions, [Subscription(200, 200)])
+        XCTAssertEqual(e2.subscriptions, [Subscription(200, 200)])
+    }
+
+    func testCombineLatestMiddleSourceFailingWhileSubscribingDisposesBothOthers() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let e0 = scheduler.createHotObservable([.next(210, 1)])
+        let subject = PublishSubject<Int>()
+        let res = scheduler.start { Observable.combineLatest(e0, Observable<Int>.error(testError), subject) { $0 + $1 + $2 } }
+        XCTAssertEqual(res.events, [.error(200, testError)])
+        XCTAssertEqual(e0.subscriptions, [Subscription(200, 200)])
+        XCTAssertFalse(subject.hasObservers)
+    }
+
     func testCombineLatestSelectorErrorEnds() {
         let scheduler = TestScheduler(initialClock: 0)
         let e0 = scheduler.createHotObservable([.next(210, 1), .next(230, 2)])

@@ -50,6 +50,26 @@ final class SubjectTests: RxTestCase {
         XCTAssertEqual(errors, 1)
     }
 
+    func testPublishSubjectForgetsHowItEndedOnceDisposed() {
+        // As RxSwift: after `dispose()` a late subscriber gets `disposed`, not the old ending.
+        for ending in [Event<Int>.error(testError), .completed] {
+            let subject = PublishSubject<Int>()
+            subject.on(ending)
+            var beforeDispose: [Event<Int>] = []
+            _ = subject.subscribe { beforeDispose.append($0) }
+            subject.dispose()
+            var afterDispose: [Event<Int>] = []
+            _ = subject.subscribe { afterDispose.append($0) }
+            XCTAssertEqual(beforeDispose, [ending])
+            XCTAssertEqual(afterDispose.count, 1)
+            if case .error(let error)? = afterDispose.first, case RxError.disposed = error {} else {
+                XCTFail("expected RxError.disposed, got \(afterDispose)")
+            }
+            XCTAssertFalse(subject.hasObservers)
+            XCTAssertTrue(subject.isDisposed)
+        }
+    }
+
     func testPublishSubjectCountsObserversInResources() {
         let before = Resources.total
         let subject = PublishSubject<Int>()

@@ -261,6 +261,30 @@ final class SessionTests: XCTestCase {
         XCTAssertEqual(transport.takeSent(), [])
     }
 
+    func testAViewModelWithMoreInputsThanTheSessionKeepsInlineFeedsEachOne() {
+        // Up to three inputs live inline in the session; a fourth takes the array form.
+        struct ConcatViewModel: ViewModelType {
+            struct Input { let parts: [Observable<String>] }
+            struct Output { let joined: Observable<String> }
+            func transform(input: Input) -> Output {
+                Output(joined: Observable.combineLatest(input.parts).map { $0.joined(separator: "-") })
+            }
+        }
+        let names = ["a", "b", "c", "d"]
+        let concat = WireViewModel(
+            name: "concat", viewModel: { ConcatViewModel() },
+            input: { wire in ConcatViewModel.Input(parts: names.map { wire.text($0) }) },
+            outputs: [WireOutput("joined", \.joined)])
+        let endpoint = SessionEndpoint(wire: concat, configuration: SessionConfiguration(), metrics: metrics, logger: .quiet)
+        let session = Session(endpoint: endpoint, transport: transport)
+        session.open()
+        _ = transport.takeSent()
+        for name in names { session.receive(textMessage(name, name.uppercased())) }
+        session.receive(textMessage("d", "4"))
+        XCTAssertEqual(transport.takeSent(), [output("joined", "\"A-B-C-D\""), output("joined", "\"A-B-C-4\"")])
+        session.close()
+    }
+
     // MARK: metrics
 
     func testMetricsCountSessionsAndMessages() {

@@ -21,6 +21,14 @@ public class Observable<Element>: ObservableType {
         subscribe(observer)
     }
 
+    /// `subscribeErased`, with the subscription as a class reference (`nil` when there is
+    /// nothing to dispose), for sinks that keep one per source in 16 bytes. Default: the
+    /// subscription converted; producers and `PublishSubject` answer without a cast.
+    @usableFromInline
+    func subscribeErasedObject(_ observer: AnyObserver<Element>) -> (AnyObject & Disposable)? {
+        disposableObject(subscribeErased(observer))
+    }
+
     /// Returns `self` (final, so a call on a concrete observable inlines to nothing).
     @inlinable
     public final func asObservable() -> Observable<Element> { self }

@@ -57,6 +57,17 @@ class Producer<Element>: Observable<Element> {
     }
 
     @inlinable
+    override func subscribeErasedObject(_ observer: AnyObserver<Element>) -> (AnyObject & Disposable)? {
+        if erasedRun != nil && !CurrentThreadScheduler.isScheduleRequired {
+            let disposer = SinkDisposer()
+            let (sink, subscription) = erasedRun.unsafelyUnwrapped(self, observer, disposer)
+            disposer.setSinkAndSubscription(sink: consume sink, subscription: consume subscription)
+            return disposer
+        }
+        return disposableObject(subscribeErased(observer))
+    }
+
+    @inlinable
     override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
         if !CurrentThreadScheduler.isScheduleRequired {
             let disposer = SinkDisposer()

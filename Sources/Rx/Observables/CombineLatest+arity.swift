@@ -53,15 +53,18 @@ final class CombineLatestSink2<E1, E2, Observer: ObserverType>: Sink<Observer> {
     /// The terminal event was sent; later source events are ignored.
     @usableFromInline
     @exclusivity(unchecked) var finished = false
+    /// Which subscriptions are set and disposed (the slots below).
+    @usableFromInline
+    let subscriptions = InlineDisposableSlots()
     @usableFromInline
     let resultSelector: ResultSelector
     /// Held while handling any source's event (recursive: the observer may feed a source).
     @usableFromInline
     let lock = InlineRecursiveLock()
     @usableFromInline
-    let subscription1 = InlineSingleAssignmentDisposable()
+    @exclusivity(unchecked) var subscription1: (AnyObject & Disposable)?
     @usableFromInline
-    let subscription2 = InlineSingleAssignmentDisposable()
+    @exclusivity(unchecked) var subscription2: (AnyObject & Disposable)?
     @usableFromInline
     @exclusivity(unchecked) var latest1: E1?
     @usableFromInline
@@ -79,9 +82,33 @@ final class CombineLatestSink2<E1, E2, Observer: ObserverType>: Sink<Observer> {
     /// Subscribes to the sources; the sink's `dispose()` ends the subscriptions.
     @inlinable
     func run(_ source1: Observable<E1>, _ source2: Observable<E2>) -> Disposable {
-        subscription1.setDisposable(source1.subscribeErased(AnyObserver(eventHandler: self.on1)))
-        subscription2.setDisposable(source2.subscribeErased(AnyObserver(eventHandler: self.on2)))
+        subscription1 = source1.subscribeErasedObject(AnyObserver(eventHandler: self.on1))
+        if !subscriptions.publish(0) {
+            takeSubscription(0)?.dispose()
+        }
+        subscription2 = source2.subscribeErasedObject(AnyObserver(eventHandler: self.on2))
+        if !subscriptions.publish(1) {
+            takeSubscription(1)?.dispose()
+        }
         return Disposables.create()
+    }
+
+    /// Takes subscription `index` out of its slot; only the thread the slot's state
+    /// gives it to calls this.
+    @inlinable
+    func takeSubscription(_ index: Int) -> (AnyObject & Disposable)? {
+        switch index {
+        case 0: return subscription1.take()
+        default: return subscription2.take()
+        }
+    }
+
+    /// Disposes subscription `index`, now or as soon as it is set.
+    @inlinable
+    func disposeSubscription(_ index: Int) {
+        if subscriptions.markDisposed(index) {
+            takeSubscription(index)?.dispose()
+        }
     }
 
     @inlinable
@@ -102,7 +129,7 @@ final class CombineLatestSink2<E1, E2, Observer: ObserverType>: Sink<Observer> {
         if ended {
             dispose()
         } else if event.isStopEvent {
-            subscription1.dispose()
+            disposeSubscription(0)
         }
     }
 
@@ -124,7 +151,7 @@ final class CombineLatestSink2<E1, E2, Observer: ObserverType>: Sink<Observer> {
         if ended {
             dispose()
         } else if event.isStopEvent {
-            subscription2.dispose()
+            disposeSubscription(1)
         }
     }
 
@@ -172,8 +199,8 @@ final class CombineLatestSink2<E1, E2, Observer: ObserverType>: Sink<Observer> {
     @inlinable
     override func dispose() {
         super.dispose()
-        subscription1.dispose()
-        subscription2.dispose()
+        disposeSubscription(0)
+        disposeSubscription(1)
     }
 }
 
@@ -261,17 +288,20 @@ final class CombineLatestSink3<E1, E2, E3, Observer: ObserverType>: Sink<Observe
     /// The terminal event was sent; later source events are ignored.
     @usableFromInline
     @exclusivity(unchecked) var finished = false
+    /// Which subscriptions are set and disposed (the slots below).
+    @usableFromInline
+    let subscriptions = InlineDisposableSlots()
     @usableFromInline
     let resultSelector: ResultSelector
     /// Held while handling any source's event (recursive: the observer may feed a source).
     @usableFromInline
     let lock = InlineRecursiveLock()
     @usableFromInline
-    let subscription1 = InlineSingleAssignmentDisposable()
+    @exclusivity(unchecked) var subscription1: (AnyObject & Disposable)?
     @usableFromInline
-    let subscription2 = InlineSingleAssignmentDisposable()
+    @exclusivity(unchecked) var subscription2: (AnyObject & Disposable)?
     @usableFromInline
-    let subscription3 = InlineSingleAssignmentDisposable()
+    @exclusivity(unchecked) var subscription3: (AnyObject & Disposable)?
     @usableFromInline
     @exclusivity(unchecked) var latest1: E1?
     @usableFromInline
@@ -291,10 +321,38 @@ final class CombineLatestSink3<E1, E2, E3, Observer: ObserverType>: Sink<Observe
     /// Subscribes to the sources; the sink's `dispose()` ends the subscriptions.
     @inlinable
     func run(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>) -> Disposable {
-        subscription1.setDisposable(source1.subscribeErased(AnyObserver(eventHandler: self.on1)))
-        subscription2.setDisposable(source2.subscribeErased(AnyObserver(eventHandler: self.on2)))
-        subscription3.setDisposable(source3.subscribeErased(AnyObserver(eventHandler: self.on3)))
+        subscription1 = source1.subscribeErasedObject(AnyObserver(eventHandler: self.on1))
+        if !subscriptions.publish(0) {
+            takeSubscription(0)?.dispose()
+        }
+        subscription2 = source2.subscribeErasedObject(AnyObserver(eventHandler: self.on2))
+        if !subscriptions.publish(1) {
+            takeSubscription(1)?.dispose()
+        }
+        subscription3 = source3.subscribeErasedObject(AnyObserver(eventHandler: self.on3))
+        if !subscriptions.publish(2) {
+            takeSubscription(2)?.dispose()
+        }
         return Disposables.create()
+    }
+
+    /// Takes subscription `index` out of its slot; only the thread the slot's state
+    /// gives it to calls this.
+    @inlinable
+    func takeSubscription(_ index: Int) -> (AnyObject & Disposable)? {
+        switch index {
+        case 0: return subscription1.take()
+        case 1: return subscription2.take()
+        default: return subscription3.take()
+        }
+    }
+
+    /// Disposes subscription `index`, now or as soon as it is set.
+    @inlinable
+    func disposeSubscription(_ index: Int) {
+        if subscriptions.markDisposed(index) {
+            takeSubscription(index)?.dispose()
+        }
     }
 
     @inlinable
@@ -315,7 +373,7 @@ final class CombineLatestSink3<E1, E2, E3, Observer: ObserverType>: Sink<Observe
         if ended {
             dispose()
         } else if event.isStopEvent {
-            subscription1.dispose()
+            disposeSubscription(0)
         }
     }
 
@@ -337,7 +395,7 @@ final class CombineLatestSink3<E1, E2, E3, Observer: ObserverType>: Sink<Observe
         if ended {
             dispose()
         } else if event.isStopEvent {
-            subscription2.dispose()
+            disposeSubscription(1)
         }
     }
 
@@ -359,7 +417,7 @@ final class CombineLatestSink3<E1, E2, E3, Observer: ObserverType>: Sink<Observe
         if ended {
             dispose()
         } else if event.isStopEvent {
-            subscription3.dispose()
+            disposeSubscription(2)
         }
     }
 
@@ -407,9 +465,9 @@ final class CombineLatestSink3<E1, E2, E3, Observer: ObserverType>: Sink<Observe
     @inlinable
     override func dispose() {
         super.dispose()
-        subscription1.dispose()
-        subscription2.dispose()
-        subscription3.dispose()
+        disposeSubscription(0)
+        disposeSubscription(1)
+        disposeSubscription(2)
     }
 }
 
@@ -502,19 +560,22 @@ final class CombineLatestSink4<E1, E2, E3, E4, Observer: ObserverType>: Sink<Obs
     /// The terminal event was sent; later source events are ignored.
     @usableFromInline
     @exclusivity(unchecked) var finished = false
+    /// Which subscriptions are set and disposed (the slots below).
+    @usableFromInline
+    let subscriptions = InlineDisposableSlots()
     @usableFromInline
     let resultSelector: ResultSelector
     /// Held while handling any source's event (recursive: the observer may feed a source).
     @usableFromInline
     let lock = InlineRecursiveLock()
     @usableFromInline
-    let subscription1 = InlineSingleAssignmentDisposable()
+    @exclusivity(unchecked) var subscription1: (AnyObject & Disposable)?
     @usableFromInline
-    let subscription2 = InlineSingleAssignmentDisposable()
+    @exclusivity(unchecked) var subscription2: (AnyObject & Disposable)?
     @usableFromInline
-    let subscription3 = InlineSingleAssignmentDisposable()
+    @exclusivity(unchecked) var subscription3: (AnyObject & Disposable)?
     @usableFromInline
-    let subscription4 = InlineSingleAssignmentDisposable()
+    @exclusivity(unchecked) var subscription4: (AnyObject & Disposable)?
     @usableFromInline
     @exclusivity(unchecked) var latest1: E1?
     @usableFromInline
@@ -536,11 +597,43 @@ final class CombineLatestSink4<E1, E2, E3, E4, Observer: ObserverType>: Sink<Obs
     /// Subscribes to the sources; the sink's `dispose()` ends the subscriptions.
     @inlinable
     func run(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>) -> Disposable {
-        subscription1.setDisposable(source1.subscribeErased(AnyObserver(eventHandler: self.on1)))
-        subscription2.setDisposable(source2.subscribeErased(AnyObserver(eventHandler: self.on2)))
-        subscription3.setDisposable(source3.subscribeErased(AnyObserver(eventHandler: self.on3)))
-        subscription4.setDisposable(source4.subscribeErased(AnyObserver(eventHandler: self.on4)))
+        subscription1 = source1.subscribeErasedObject(AnyObserver(eventHandler: self.on1))
+        if !subscriptions.publish(0) {
+            takeSubscription(0)?.dispose()
+        }
+        subscription2 = source2.subscribeErasedObject(AnyObserver(eventHandler: self.on2))
+        if !subscriptions.publish(1) {
+            takeSubscription(1)?.dispose()
+        }
+        subscription3 = source3.subscribeErasedObject(AnyObserver(eventHandler: self.on3))
+        if !subscriptions.publish(2) {
+            takeSubscription(2)?.dispose()
+        }
+        subscription4 = source4.subscribeErasedObject(AnyObserver(eventHandler: self.on4))
+        if !subscriptions.publish(3) {
+            takeSubscription(3)?.dispose()
+        }
         return Disposables.create()
+    }
+
+    /// Takes subscription `index` out of its slot; only the thread the slot's state
+    /// gives it to calls this.
+    @inlinable
+    func takeSubscription(_ index: Int) -> (AnyObject & Disposable)? {
+        switch index {
+        case 0: return subscription1.take()
+        case 1: return subscription2.take()
+        case 2: return subscription3.take()
+        default: return subscription4.take()
+        }
+    }
+
+    /// Disposes subscription `index`, now or as soon as it is set.
+    @inlinable
+    func disposeSubscription(_ index: Int) {
+        if subscriptions.markDisposed(index) {
+            takeSubscription(index)?.dispose()
+        }
     }
 
     @inlinable
@@ -561,7 +654,7 @@ final class CombineLatestSink4<E1, E2, E3, E4, Observer: ObserverType>: Sink<Obs
         if ended {
             dispose()
         } else if event.isStopEvent {
-            subscription1.dispose()
+            disposeSubscription(0)
         }
     }
 
@@ -583,7 +676,7 @@ final class CombineLatestSink4<E1, E2, E3, E4, Observer: ObserverType>: Sink<Obs
         if ended {
             dispose()
         } else if event.isStopEvent {
-            subscription2.dispose()
+            disposeSubscription(1)
         }
     }
 
@@ -605,7 +698,7 @@ final class CombineLatestSink4<E1, E2, E3, E4, Observer: ObserverType>: Sink<Obs
         if ended {
             dispose()
         } else if event.isStopEvent {
-            subscription3.dispose()
+            disposeSubscription(2)
         }
     }
 
@@ -627,7 +720,7 @@ final class CombineLatestSink4<E1, E2, E3, E4, Observer: ObserverType>: Sink<Obs
         if ended {
             dispose()
         } else if event.isStopEvent {
-            subscription4.dispose()
+            disposeSubscription(3)
         }
     }
 
@@ -675,10 +768,10 @@ final class CombineLatestSink4<E1, E2, E3, E4, Observer: ObserverType>: Sink<Obs
     @inlinable
     override func dispose() {
         super.dispose()
-        subscription1.dispose()
-        subscription2.dispose()
-        subscription3.dispose()
-        subscription4.dispose()
+        disposeSubscription(0)
+        disposeSubscription(1)
+        disposeSubscription(2)
+        disposeSubscription(3)
     }
 }
 
@@ -776,21 +869,24 @@ final class CombineLatestSink5<E1, E2, E3, E4, E5, Observer: ObserverType>: Sink
     /// The terminal event was sent; later source events are ignored.
     @usableFromInline
     @exclusivity(unchecked) var finished = false
+    /// Which subscriptions are set and disposed (the slots below).
+    @usableFromInline
+    let subscriptions = InlineDisposableSlots()
     @usableFromInline
     let resultSelector: ResultSelector
     /// Held while handling any source's event (recursive: the observer may feed a source).
     @usableFromInline
     let lock = InlineRecursiveLock()
     @usableFromInline
-    let subscription1 = InlineSingleAssignmentDisposable()
+    @exclusivity(unchecked) var subscription1: (AnyObject & Disposable)?
     @usableFromInline
-    let subscription2 = InlineSingleAssignmentDisposable()
+    @exclusivity(unchecked) var subscription2: (AnyObject & Disposable)?
     @usableFromInline
-    let subscription3 = InlineSingleAssignmentDisposable()
+    @exclusivity(unchecked) var subscription3: (AnyObject & Disposable)?
     @usableFromInline
-    let subscription4 = InlineSingleAssignmentDisposable()
+    @exclusivity(unchecked) var subscription4: (AnyObject & Disposable)?
     @usableFromInline
-    let subscription5 = InlineSingleAssignmentDisposable()
+    @exclusivity(unchecked) var subscription5: (AnyObject & Disposable)?
     @usableFromInline
     @exclusivity(unchecked) var latest1: E1?
     @usableFromInline
@@ -814,12 +910,48 @@ final class CombineLatestSink5<E1, E2, E3, E4, E5, Observer: ObserverType>: Sink
     /// Subscribes to the sources; the sink's `dispose()` ends the subscriptions.
     @inlinable
     func run(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, _ source5: Observable<E5>) -> Disposable {
-        subscription1.setDisposable(source1.subscribeErased(AnyObserver(eventHandler: self.on1)))
-        subscription2.setDisposable(source2.subscribeErased(AnyObserver(eventHandler: self.on2)))
-        subscription3.setDisposable(source3.subscribeErased(AnyObserver(eventHandler: self.on3)))
-        subscription4.setDisposable(source4.subscribeErased(AnyObserver(eventHandler: self.on4)))
-        subscription5.setDisposable(source5.subscribeErased(AnyObserver(eventHandler: self.on5)))
+        subscription1 = source1.subscribeErasedObject(AnyObserver(eventHandler: self.on1))
+        if !subscriptions.publish(0) {
+            takeSubscription(0)?.dispose()
+        }
+        subscription2 = source2.subscribeErasedObject(AnyObserver(eventHandler: self.on2))
+        if !subscriptions.publish(1) {
+            takeSubscription(1)?.dispose()
+        }
+        subscription3 = source3.subscribeErasedObject(AnyObserver(eventHandler: self.on3))
+        if !subscriptions.publish(2) {
+            takeSubscription(2)?.dispose()
+        }
+        subscription4 = source4.subscribeErasedObject(AnyObserver(eventHandler: self.on4))
+        if !subscriptions.publish(3) {
+            takeSubscription(3)?.dispose()
+        }
+        subscription5 = source5.subscribeErasedObject(AnyObserver(eventHandler: self.on5))
+        if !subscriptions.publish(4) {
+            takeSubscription(4)?.dispose()
+        }
         return Disposables.create()
+    }
+
+    /// Takes subscription `index` out of its slot; only the thread the slot's state
+    /// gives it to calls this.
+    @inlinable
+    func takeSubscription(_ index: Int) -> (AnyObject & Disposable)? {
+        switch index {
+        case 0: return subscription1.take()
+        case 1: return subscription2.take()
+        case 2: return subscription3.take()
+        case 3: return subscription4.take()
+        default: return subscription5.take()
+        }
+    }
+
+    /// Disposes subscription `index`, now or as soon as it is set.
+    @inlinable
+    func disposeSubscription(_ index: Int) {
+        if subscriptions.markDisposed(index) {
+            takeSubscription(index)?.dispose()
+        }
     }
 
     @inlinable
@@ -840,7 +972,7 @@ final class CombineLatestSink5<E1, E2, E3, E4, E5, Observer: ObserverType>: Sink
         if ended {
             dispose()
         } else if event.isStopEvent {
-            subscription1.dispose()
+            disposeSubscription(0)
         }
     }
 
@@ -862,7 +994,7 @@ final class CombineLatestSink5<E1, E2, E3, E4, E5, Observer: ObserverType>: Sink
         if ended {
             dispose()
         } else if event.isStopEvent {
-            subscription2.dispose()
+            disposeSubscription(1)
         }
     }
 
@@ -884,7 +1016,7 @@ final class CombineLatestSink5<E1, E2, E3, E4, E5, Observer: ObserverType>: Sink
         if ended {
             dispose()
         } else if event.isStopEvent {
-            subscription3.dispose()
+            disposeSubscription(2)
         }
     }
 
@@ -906,7 +1038,7 @@ final class CombineLatestSink5<E1, E2, E3, E4, E5, Observer: ObserverType>: Sink
         if ended {
             dispose()
         } else if event.isStopEvent {
-            subscription4.dispose()
+            disposeSubscription(3)
         }
     }
 
@@ -928,7 +1060,7 @@ final class CombineLatestSink5<E1, E2, E3, E4, E5, Observer: ObserverType>: Sink
         if ended {
             dispose()
         } else if event.isStopEvent {
-            subscription5.dispose()
+            disposeSubscription(4)
         }
     }
 
@@ -976,11 +1108,11 @@ final class CombineLatestSink5<E1, E2, E3, E4, E5, Observer: ObserverType>: Sink
     @inlinable
     override func dispose() {
         super.dispose()
-        subscription1.dispose()
-        subscription2.dispose()
-        subscription3.dispose()
-        subscription4.dispose()
-        subscription5.dispose()
+        disposeSubscription(0)
+        disposeSubscription(1)
+        disposeSubscription(2)
+        disposeSubscription(3)
+        disposeSubscription(4)
     }
 }
 
@@ -1083,23 +1215,26 @@ final class CombineLatestSink6<E1, E2, E3, E4, E5, E6, Observer: ObserverType>: 
     /// The terminal event was sent; later source events are ignored.
     @usableFromInline
     @exclusivity(unchecked) var finished = false
+    /// Which subscriptions are set and disposed (the slots below).
+    @usableFromInline
+    let subscriptions = InlineDisposableSlots()
     @usableFromInline
     let resultSelector: ResultSelector
     /// Held while handling any source's event (recursive: the observer may feed a source).
     @usableFromInline
     let lock = InlineRecursiveLock()
     @usableFromInline
-    let subscription1 = InlineSingleAssignmentDisposable()
+    @exclusivity(unchecked) var subscription1: (AnyObject & Disposable)?
     @usableFromInline
-    let subscription2 = InlineSingleAssignmentDisposable()
+    @exclusivity(unchecked) var subscription2: (AnyObject & Disposable)?
     @usableFromInline
-    let subscription3 = InlineSingleAssignmentDisposable()
+    @exclusivity(unchecked) var subscription3: (AnyObject & Disposable)?
     @usableFromInline
-    let subscription4 = InlineSingleAssignmentDisposable()
+    @exclusivity(unchecked) var subscription4: (AnyObject & Disposable)?
     @usableFromInline
-    let subscription5 = InlineSingleAssignmentDisposable()
+    @exclusivity(unchecked) var subscription5: (AnyObject & Disposable)?
     @usableFromInline
-    let subscription6 = InlineSingleAssignmentDisposable()
+    @exclusivity(unchecked) var subscription6: (AnyObject & Disposable)?
     @usableFromInline
     @exclusivity(unchecked) var latest1: E1?
     @usableFromInline
@@ -1125,13 +1260,53 @@ final class CombineLatestSink6<E1, E2, E3, E4, E5, E6, Observer: ObserverType>: 
     /// Subscribes to the sources; the sink's `dispose()` ends the subscriptions.
     @inlinable
     func run(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, _ source5: Observable<E5>, _ source6: Observable<E6>) -> Disposable {
-        subscription1.setDisposable(source1.subscribeErased(AnyObserver(eventHandler: self.on1)))
-        subscription2.setDisposable(source2.subscribeErased(AnyObserver(eventHandler: self.on2)))
-        subscription3.setDisposable(source3.subscribeErased(AnyObserver(eventHandler: self.on3)))
-        subscription4.setDisposable(source4.subscribeErased(AnyObserver(eventHandler: self.on4)))
-        subscription5.setDisposable(source5.subscribeErased(AnyObserver(eventHandler: self.on5)))
-        subscription6.setDisposable(source6.subscribeErased(AnyObserver(eventHandler: self.on6)))
+        subscription1 = source1.subscribeErasedObject(AnyObserver(eventHandler: self.on1))
+        if !subscriptions.publish(0) {
+            takeSubscription(0)?.dispose()
+        }
+        subscription2 = source2.subscribeErasedObject(AnyObserver(eventHandler: self.on2))
+        if !subscriptions.publish(1) {
+            takeSubscription(1)?.dispose()
+        }
+        subscription3 = source3.subscribeErasedObject(AnyObserver(eventHandler: self.on3))
+        if !subscriptions.publish(2) {
+            takeSubscription(2)?.dispose()
+        }
+        subscription4 = source4.subscribeErasedObject(AnyObserver(eventHandler: self.on4))
+        if !subscriptions.publish(3) {
+            takeSubscription(3)?.dispose()
+        }
+        subscription5 = source5.subscribeErasedObject(AnyObserver(eventHandler: self.on5))
+        if !subscriptions.publish(4) {
+            takeSubscription(4)?.dispose()
+        }
+        subscription6 = source6.subscribeErasedObject(AnyObserver(eventHandler: self.on6))
+        if !subscriptions.publish(5) {
+            takeSubscription(5)?.dispose()
+        }
         return Disposables.create()
+    }
+
+    /// Takes subscription `index` out of its slot; only the thread the slot's state
+    /// gives it to calls this.
+    @inlinable
+    func takeSubscription(_ index: Int) -> (AnyObject & Disposable)? {
+        switch index {
+        case 0: return subscription1.take()
+        case 1: return subscription2.take()
+        case 2: return subscription3.take()
+        case 3: return subscription4.take()
+        case 4: return subscription5.take()
+        default: return subscription6.take()
+        }
+    }
+
+    /// Disposes subscription `index`, now or as soon as it is set.
+    @inlinable
+    func disposeSubscription(_ index: Int) {
+        if subscriptions.markDisposed(index) {
+            takeSubscription(index)?.dispose()
+        }
     }
 
     @inlinable
@@ -1152,7 +1327,7 @@ final class CombineLatestSink6<E1, E2, E3, E4, E5, E6, Observer: ObserverType>: 
         if ended {
             dispose()
         } else if event.isStopEvent {
-            subscription1.dispose()
+            disposeSubscription(0)
         }
     }
 
@@ -1174,7 +1349,7 @@ final class CombineLatestSink6<E1, E2, E3, E4, E5, E6, Observer: ObserverType>: 
         if ended {
             dispose()
         } else if event.isStopEvent {
-            subscription2.dispose()
+            disposeSubscription(1)
         }
     }
 
@@ -1196,7 +1371,7 @@ final class CombineLatestSink6<E1, E2, E3, E4, E5, E6, Observer: ObserverType>: 
         if ended {
             dispose()
         } else if event.isStopEvent {
-            subscription3.dispose()
+            disposeSubscription(2)
         }
     }
 
@@ -1218,7 +1393,7 @@ final class CombineLatestSink6<E1, E2, E3, E4, E5, E6, Observer: ObserverType>: 
         if ended {
             dispose()
         } else if event.isStopEvent {
-            subscription4.dispose()
+            disposeSubscription(3)
         }
     }
 
@@ -1240,7 +1415,7 @@ final class CombineLatestSink6<E1, E2, E3, E4, E5, E6, Observer: ObserverType>: 
         if ended {
             dispose()
         } else if event.isStopEvent {
-            subscription5.dispose()
+            disposeSubscription(4)
         }
     }
 
@@ -1262,7 +1437,7 @@ final class CombineLatestSink6<E1, E2, E3, E4, E5, E6, Observer: ObserverType>: 
         if ended {
             dispose()
         } else if event.isStopEvent {
-            subscription6.dispose()
+            disposeSubscription(5)
         }
     }
 
@@ -1310,12 +1485,12 @@ final class CombineLatestSink6<E1, E2, E3, E4, E5, E6, Observer: ObserverType>: 
     @inlinable
     override func dispose() {
         super.dispose()
-        subscription1.dispose()
-        subscription2.dispose()
-        subscription3.dispose()
-        subscription4.dispose()
-        subscription5.dispose()
-        subscription6.dispose()
+        disposeSubscription(0)
+        disposeSubscription(1)
+        disposeSubscription(2)
+        disposeSubscription(3)
+        disposeSubscription(4)
+        disposeSubscription(5)
     }
 }
 
@@ -1423,25 +1598,28 @@ final class CombineLatestSink7<E1, E2, E3, E4, E5, E6, E7, Observer: ObserverTyp
     /// The terminal event was sent; later source events are ignored.
     @usableFromInline
     @exclusivity(unchecked) var finished = false
+    /// Which subscriptions are set and disposed (the slots below).
+    @usableFromInline
+    let subscriptions = InlineDisposableSlots()
     @usableFromInline
     let resultSelector: ResultSelector
     /// Held while handling any source's event (recursive: the observer may feed a source).
     @usableFromInline
     let lock = InlineRecursiveLock()
     @usableFromInline
-    let subscription1 = InlineSingleAssignmentDisposable()
+    @exclusivity(unchecked) var subscription1: (AnyObject & Disposable)?
     @usableFromInline
-    let subscription2 = InlineSingleAssignmentDisposable()
+    @exclusivity(unchecked) var subscription2: (AnyObject & Disposable)?
     @usableFromInline
-    let subscription3 = InlineSingleAssignmentDisposable()
+    @exclusivity(unchecked) var subscription3: (AnyObject & Disposable)?
     @usableFromInline
-    let subscription4 = InlineSingleAssignmentDisposable()
+    @exclusivity(unchecked) var subscription4: (AnyObject & Disposable)?
     @usableFromInline
-    let subscription5 = InlineSingleAssignmentDisposable()
+    @exclusivity(unchecked) var subscription5: (AnyObject & Disposable)?
     @usableFromInline
-    let subscription6 = InlineSingleAssignmentDisposable()
+    @exclusivity(unchecked) var subscription6: (AnyObject & Disposable)?
     @usableFromInline
-    let subscription7 = InlineSingleAssignmentDisposable()
+    @exclusivity(unchecked) var subscription7: (AnyObject & Disposable)?
     @usableFromInline
     @exclusivity(unchecked) var latest1: E1?
     @usableFromInline
@@ -1469,14 +1647,58 @@ final class CombineLatestSink7<E1, E2, E3, E4, E5, E6, E7, Observer: ObserverTyp
     /// Subscribes to the sources; the sink's `dispose()` ends the subscriptions.
     @inlinable
     func run(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, _ source5: Observable<E5>, _ source6: Observable<E6>, _ source7: Observable<E7>) -> Disposable {
-        subscription1.setDisposable(source1.subscribeErased(AnyObserver(eventHandler: self.on1)))
-        subscription2.setDisposable(source2.subscribeErased(AnyObserver(eventHandler: self.on2)))
-        subscription3.setDisposable(source3.subscribeErased(AnyObserver(eventHandler: self.on3)))
-        subscription4.setDisposable(source4.subscribeErased(AnyObserver(eventHandler: self.on4)))
-        subscription5.setDisposable(source5.subscribeErased(AnyObserver(eventHandler: self.on5)))
-        subscription6.setDisposable(source6.subscribeErased(AnyObserver(eventHandler: self.on6)))
-        subscription7.setDisposable(source7.subscribeErased(AnyObserver(eventHandler: self.on7)))
+        subscription1 = source1.subscribeErasedObject(AnyObserver(eventHandler: self.on1))
+        if !subscriptions.publish(0) {
+            takeSubscription(0)?.dispose()
+        }
+        subscription2 = source2.subscribeErasedObject(AnyObserver(eventHandler: self.on2))
+        if !subscriptions.publish(1) {
+            takeSubscription(1)?.dispose()
+        }
+        subscription3 = source3.subscribeErasedObject(AnyObserver(eventHandler: self.on3))
+        if !subscriptions.publish(2) {
+            takeSubscription(2)?.dispose()
+        }
+        subscription4 = source4.subscribeErasedObject(AnyObserver(eventHandler: self.on4))
+        if !subscriptions.publish(3) {
+            takeSubscription(3)?.dispose()
+        }
+        subscription5 = source5.subscribeErasedObject(AnyObserver(eventHandler: self.on5))
+        if !subscriptions.publish(4) {
+            takeSubscription(4)?.dispose()
+        }
+        subscription6 = source6.subscribeErasedObject(AnyObserver(eventHandler: self.on6))
+        if !subscriptions.publish(5) {
+            takeSubscription(5)?.dispose()
+        }
+        subscription7 = source7.subscribeErasedObject(AnyObserver(eventHandler: self.on7))
+        if !subscriptions.publish(6) {
+            takeSubscription(6)?.dispose()
+        }
         return Disposables.create()
+    }
+
+    /// Takes subscription `index` out of its slot; only the thread the slot's state
+    /// gives it to calls this.
+    @inlinable
+    func takeSubscription(_ index: Int) -> (AnyObject & Disposable)? {
+        switch index {
+        case 0: return subscription1.take()
+        case 1: return subscription2.take()
+        case 2: return subscription3.take()
+        case 3: return subscription4.take()
+        case 4: return subscription5.take()
+        case 5: return subscription6.take()
+        default: return subscription7.take()
+        }
+    }
+
+    /// Disposes subscription `index`, now or as soon as it is set.
+    @inlinable
+    func disposeSubscription(_ index: Int) {
+        if subscriptions.markDisposed(index) {
+            takeSubscription(index)?.dispose()
+        }
     }
 
     @inlinable
@@ -1497,7 +1719,7 @@ final class CombineLatestSink7<E1, E2, E3, E4, E5, E6, E7, Observer: ObserverTyp
         if ended {
             dispose()
         } else if event.isStopEvent {
-            subscription1.dispose()
+            disposeSubscription(0)
         }
     }
 
@@ -1519,7 +1741,7 @@ final class CombineLatestSink7<E1, E2, E3, E4, E5, E6, E7, Observer: ObserverTyp
         if ended {
             dispose()
         } else if event.isStopEvent {
-            subscription2.dispose()
+            disposeSubscription(1)
         }
     }
 
@@ -1541,7 +1763,7 @@ final class CombineLatestSink7<E1, E2, E3, E4, E5, E6, E7, Observer: ObserverTyp
         if ended {
             dispose()
         } else if event.isStopEvent {
-            subscription3.dispose()
+            disposeSubscription(2)
         }
     }
 
@@ -1563,7 +1785,7 @@ final class CombineLatestSink7<E1, E2, E3, E4, E5, E6, E7, Observer: ObserverTyp
         if ended {
             dispose()
         } else if event.isStopEvent {
-            subscription4.dispose()
+            disposeSubscription(3)
         }
     }
 
@@ -1585,7 +1807,7 @@ final class CombineLatestSink7<E1, E2, E3, E4, E5, E6, E7, Observer: ObserverTyp
         if ended {
             dispose()
         } else if event.isStopEvent {
-            subscription5.dispose()
+            disposeSubscription(4)
         }
     }
 
@@ -1607,7 +1829,7 @@ final class CombineLatestSink7<E1, E2, E3, E4, E5, E6, E7, Observer: ObserverTyp
         if ended {
             dispose()
         } else if event.isStopEvent {
-            subscription6.dispose()
+            disposeSubscription(5)
         }
     }
 
@@ -1629,7 +1851,7 @@ final class CombineLatestSink7<E1, E2, E3, E4, E5, E6, E7, Observer: ObserverTyp
         if ended {
             dispose()
         } else if event.isStopEvent {
-            subscription7.dispose()
+            disposeSubscription(6)
         }
     }
 
@@ -1677,13 +1899,13 @@ final class CombineLatestSink7<E1, E2, E3, E4, E5, E6, E7, Observer: ObserverTyp
     @inlinable
     override func dispose() {
         super.dispose()
-        subscription1.dispose()
-        subscription2.dispose()
-        subscription3.dispose()
-        subscription4.dispose()
-        subscription5.dispose()
-        subscription6.dispose()
-        subscription7.dispose()
+        disposeSubscription(0)
+        disposeSubscription(1)
+        disposeSubscription(2)
+        disposeSubscription(3)
+        disposeSubscription(4)
+        disposeSubscription(5)
+        disposeSubscription(6)
     }
 }
 
@@ -1796,27 +2018,30 @@ final class CombineLatestSink8<E1, E2, E3, E4, E5, E6, E7, E8, Observer: Observe
     /// The terminal event was sent; later source events are ignored.
     @usableFromInline
     @exclusivity(unchecked) var finished = false
+    /// Which subscriptions are set and disposed (the slots below).
+    @usableFromInline
+    let subscriptions = InlineDisposableSlots()
     @usableFromInline
     let resultSelector: ResultSelector
     /// Held while handling any source's event (recursive: the observer may feed a source).
     @usableFromInline
     let lock = InlineRecursiveLock()
     @usableFromInline
-    let subscription1 = InlineSingleAssignmentDisposable()
+    @exclusivity(unchecked) var subscription1: (AnyObject & Disposable)?
     @usableFromInline
-    let subscription2 = InlineSingleAssignmentDisposable()
+    @exclusivity(unchecked) var subscription2: (AnyObject & Disposable)?
     @usableFromInline
-    let subscription3 = InlineSingleAssignmentDisposable()
+    @exclusivity(unchecked) var subscription3: (AnyObject & Disposable)?
     @usableFromInline
-    let subscription4 = InlineSingleAssignmentDisposable()
+    @exclusivity(unchecked) var subscription4: (AnyObject & Disposable)?
     @usableFromInline
-    let subscription5 = InlineSingleAssignmentDisposable()
+    @exclusivity(unchecked) var subscription5: (AnyObject & Disposable)?
     @usableFromInline
-    let subscription6 = InlineSingleAssignmentDisposable()
+    @exclusivity(unchecked) var subscription6: (AnyObject & Disposable)?
     @usableFromInline
-    let subscription7 = InlineSingleAssignmentDisposable()
+    @exclusivity(unchecked) var subscription7: (AnyObject & Disposable)?
     @usableFromInline
-    let subscription8 = InlineSingleAssignmentDisposable()
+    @exclusivity(unchecked) var subscription8: (AnyObject & Disposable)?
     @usableFromInline
     @exclusivity(unchecked) var latest1: E1?
     @usableFromInline
@@ -1846,15 +2071,63 @@ final class CombineLatestSink8<E1, E2, E3, E4, E5, E6, E7, E8, Observer: Observe
     /// Subscribes to the sources; the sink's `dispose()` ends the subscriptions.
     @inlinable
     func run(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, _ source5: Observable<E5>, _ source6: Observable<E6>, _ source7: Observable<E7>, _ source8: Observable<E8>) -> Disposable {
-        subscription1.setDisposable(source1.subscribeErased(AnyObserver(eventHandler: self.on1)))
-        subscription2.setDisposable(source2.subscribeErased(AnyObserver(eventHandler: self.on2)))
-        subscription3.setDisposable(source3.subscribeErased(AnyObserver(eventHandler: self.on3)))
-        subscription4.setDisposable(source4.subscribeErased(AnyObserver(eventHandler: self.on4)))
-        subscription5.setDisposable(source5.subscribeErased(AnyObserver(eventHandler: self.on5)))
-        subscription6.setDisposable(source6.subscribeErased(AnyObserver(eventHandler: self.on6)))
-        subscription7.setDisposable(source7.subscribeErased(AnyObserver(eventHandler: self.on7)))
-        subscription8.setDisposable(source8.subscribeErased(AnyObserver(eventHandler: self.on8)))
+        subscription1 = source1.subscribeErasedObject(AnyObserver(eventHandler: self.on1))
+        if !subscriptions.publish(0) {
+            takeSubscription(0)?.dispose()
+        }
+        subscription2 = source2.subscribeErasedObject(AnyObserver(eventHandler: self.on2))
+        if !subscriptions.publish(1) {
+            takeSubscription(1)?.dispose()
+        }
+        subscription3 = source3.subscribeErasedObject(AnyObserver(eventHandler: self.on3))
+        if !subscriptions.publish(2) {
+            takeSubscription(2)?.dispose()
+        }
+        subscription4 = source4.subscribeErasedObject(AnyObserver(eventHandler: self.on4))
+        if !subscriptions.publish(3) {
+            takeSubscription(3)?.dispose()
+        }
+        subscription5 = source5.subscribeErasedObject(AnyObserver(eventHandler: self.on5))
+        if !subscriptions.publish(4) {
+            takeSubscription(4)?.dispose()
+        }
+        subscription6 = source6.subscribeErasedObject(AnyObserver(eventHandler: self.on6))
+        if !subscriptions.publish(5) {
+            takeSubscription(5)?.dispose()
+        }
+        subscription7 = source7.subscribeErasedObject(AnyObserver(eventHandler: self.on7))
+        if !subscriptions.publish(6) {
+            takeSubscription(6)?.dispose()
+        }
+        subscription8 = source8.subscribeErasedObject(AnyObserver(eventHandler: self.on8))
+        if !subscriptions.publish(7) {
+            takeSubscription(7)?.dispose()
+        }
         return Disposables.create()
+    }
+
+    /// Takes subscription `index` out of its slot; only the thread the slot's state
+    /// gives it to calls this.
+    @inlinable
+    func takeSubscription(_ index: Int) -> (AnyObject & Disposable)? {
+        switch index {
+        case 0: return subscription1.take()
+        case 1: return subscription2.take()
+        case 2: return subscription3.take()
+        case 3: return subscription4.take()
+        case 4: return subscription5.take()
+        case 5: return subscription6.take()
+        case 6: return subscription7.take()
+        default: return subscription8.take()
+        }
+    }
+
+    /// Disposes subscription `index`, now or as soon as it is set.
+    @inlinable
+    func disposeSubscription(_ index: Int) {
+        if subscriptions.markDisposed(index) {
+            takeSubscription(index)?.dispose()
+        }
     }
 
     @inlinable
@@ -1875,7 +2148,7 @@ final class CombineLatestSink8<E1, E2, E3, E4, E5, E6, E7, E8, Observer: Observe
         if ended {
             dispose()
         } else if event.isStopEvent {
-            subscription1.dispose()
+            disposeSubscription(0)
         }
     }
 
@@ -1897,7 +2170,7 @@ final class CombineLatestSink8<E1, E2, E3, E4, E5, E6, E7, E8, Observer: Observe
         if ended {
             dispose()
         } else if event.isStopEvent {
-            subscription2.dispose()
+            disposeSubscription(1)
         }
     }
 
@@ -1919,7 +2192,7 @@ final class CombineLatestSink8<E1, E2, E3, E4, E5, E6, E7, E8, Observer: Observe
         if ended {
             dispose()
         } else if event.isStopEvent {
-            subscription3.dispose()
+            disposeSubscription(2)
         }
     }
 
@@ -1941,7 +2214,7 @@ final class CombineLatestSink8<E1, E2, E3, E4, E5, E6, E7, E8, Observer: Observe
         if ended {
             dispose()
         } else if event.isStopEvent {
-            subscription4.dispose()
+            disposeSubscription(3)
         }
     }
 
@@ -1963,7 +2236,7 @@ final class CombineLatestSink8<E1, E2, E3, E4, E5, E6, E7, E8, Observer: Observe
         if ended {
             dispose()
         } else if event.isStopEvent {
-            subscription5.dispose()
+            disposeSubscription(4)
         }
     }
 
@@ -1985,7 +2258,7 @@ final class CombineLatestSink8<E1, E2, E3, E4, E5, E6, E7, E8, Observer: Observe
         if ended {
             dispose()
         } else if event.isStopEvent {
-            subscription6.dispose()
+            disposeSubscription(5)
         }
     }
 
@@ -2007,7 +2280,7 @@ final class CombineLatestSink8<E1, E2, E3, E4, E5, E6, E7, E8, Observer: Observe
         if ended {
             dispose()
         } else if event.isStopEvent {
-            subscription7.dispose()
+            disposeSubscription(6)
         }
     }
 
@@ -2029,7 +2302,7 @@ final class CombineLatestSink8<E1, E2, E3, E4, E5, E6, E7, E8, Observer: Observe
         if ended {
             dispose()
         } else if event.isStopEvent {
-            subscription8.dispose()
+            disposeSubscription(7)
         }
     }
 
@@ -2077,14 +2350,14 @@ final class CombineLatestSink8<E1, E2, E3, E4, E5, E6, E7, E8, Observer: Observe
     @inlinable
     override func dispose() {
         super.dispose()
-        subscription1.dispose()
-        subscription2.dispose()
-        subscription3.dispose()
-        subscription4.dispose()
-        subscription5.dispose()
-        subscription6.dispose()
-        subscription7.dispose()
-        subscription8.dispose()
+        disposeSubscription(0)
+        disposeSubscription(1)
+        disposeSubscription(2)
+        disposeSubscription(3)
+        disposeSubscription(4)
+        disposeSubscription(5)
+        disposeSubscription(6)
+        disposeSubscription(7)
     }
 }
 

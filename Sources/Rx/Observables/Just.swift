@@ -51,6 +51,12 @@ final class Just<Element>: Producer<Element> {
         deliver(self, observer)
         return Disposables.create()
     }
+
+    @inlinable
+    override func subscribeErasedObject(_ observer: AnyObserver<Element>) -> (AnyObject & Disposable)? {
+        deliver(self, observer)
+        return nil
+    }
 }
 
 private final class JustScheduledSink<Observer: ObserverType>: Sink<Observer> {

@@ -27,7 +27,6 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
     let idBits: UInt64
     /// When the session was made (the endpoint's clock), for its age on the dashboard.
     let openedAt: UInt64
-    private var state: State = .idle
     /// The tap of `trace` once made (a retained pointer), `closedWithoutTrace` when the
     /// session closed before anyone asked for it, or 0. Made by the first viewer, so an
     /// unwatched session holds no tap; while nobody watches, recording costs one atomic load.
@@ -44,8 +43,6 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
         case closed
     }
 
-    /// The input subjects, by input index (while open).
-    private var feeds: [WireInputs.Feed] = []
     /// The output subscriptions (one, or a composite of several), disposed by `close()`;
     /// held by class reference, 16 bytes where a `Disposable` existential takes 40.
     private var subscription: (any AnyObject & Disposable)?
@@ -53,6 +50,10 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
     private var messageBucket = TokenBucket(RateLimit(perSecond: 1, burst: 1), now: 0)
     /// By input index; empty when no input has a tap limit.
     private var tapBuckets: [TokenBucket?] = []
+    // Last, so the state shares the feeds' last word.
+    /// The input subjects, by input index (while open).
+    private var feeds = SessionFeeds.none
+    private var state: State = .idle
 
     /// A session of `endpoint` on `transport`, or on the WebSocket connection that opens it.
     init(endpoint: SessionEndpoint, transport: (any SessionTransport)? = nil) {
@@ -90,7 +91,7 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
         // Strong, not weak (no side table): `close()` lets the graph and so this closure go.
         let client = WireClient(address: clientAddress, refuse: { error in self.refuseFromService(error) })
         let graph = wire.build(client, self)
-        feeds = graph.feeds
+        feeds = SessionFeeds(graph.feeds)
         // One output (the sum) keeps its subscription itself rather than an array of one.
         if graph.subscriptions.count == 1, let only = graph.subscriptions[0] as? any AnyObject & Disposable {
             subscription = only
@@ -135,8 +136,8 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
             }
             recordMarble(inputMarble(event))
             switch (feeds[event.index], event.payload) {
-            case (.text(let subject), .text(let value)): subject.onNext(value)
-            case (.tap(let subject), .tap): subject.onNext(())
+            case (.text(let subject)?, .text(let value)): subject.onNext(value)
+            case (.tap(let subject)?, .tap): subject.onNext(())
             default: assertionFailure("the input table and the feeds disagree on \(event.index)")
             }
             if let arrival {
@@ -169,7 +170,7 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
         // Disposes every subscription now, cancelling pending timers, and lets the graph go.
         let subscription = self.subscription
         self.subscription = nil
-        feeds = []
+        feeds = .none
         subscription?.dispose()
         endpoint.registry.remove(id: idBits)
         // A viewer sees every lane complete, as the session's streams end here; a tap made

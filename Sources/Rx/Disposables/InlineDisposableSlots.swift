@@ -1,0 +1,77 @@
+import Synchronization
+
+/// The states of up to eight disposables a sink keeps in stored properties of its own, one
+/// per source (combineLatest), in one atomic word: each slot takes its disposable once, and a
+/// slot disposed before it is set disposes the disposable as soon as it comes, as
+/// `SingleAssignmentDisposable` does.
+///
+/// The sink stores each disposable as a class reference (16 bytes, where a `Disposable`
+/// existential under its own mutex took 48) and calls `publish` after storing it and
+/// `markDisposed` before taking it out: the state says which one thread may touch a slot.
+@usableFromInline
+struct InlineDisposableSlots: ~Copyable {
+    /// Slot `i`: bit `2i` set, bit `2i + 1` disposed.
+    @usableFromInline
+    let bits = Atomic<UInt16>(0)
+
+    @inlinable
+    init() {}
+
+    /// Slot `index` now holds its disposable. `false` when the slot was disposed first: the
+    /// caller takes the disposable back and disposes it.
+    @inlinable
+    borrowing func publish(_ index: Int) -> Bool {
+        let set = UInt16(1) << (2 * index)
+        let old = bits.bitwiseOr(set, ordering: .acquiringAndReleasing).oldValue
+        if old & set != 0 {
+            rxFatalError("oldState.disposable != nil")
+        }
+        return old & (set << 1) == 0
+    }
+
+    /// Marks slot `index` disposed. `true` when it held a disposable not yet disposed: the
+    /// caller takes it out and disposes it.
+    @inlinable
+    borrowing func markDisposed(_ index: Int) -> Bool {
+        let set = UInt16(1) << (2 * index)
+        let old = bits.bitwiseOr(set << 1, ordering: .acquiringAndReleasing).oldValue
+        return old & (set | set << 1) == set
+    }
+
+    /// Whether slot `index` was disposed.
+    @inlinable
+    borrowing func isDisposed(_ index: Int) -> Bool {
+        bits.load(ordering: .acquiring) & (UInt16(2) << (2 * index)) != 0
+    }
+}
+
+/// `disposable` as a class reference: itself when it is an object, `nil` when it is
+/// `Disposables.create()`, otherwise boxed. (The dynamic cast costs tens of nanoseconds, so
+/// the common sources answer `subscribeErasedObject` without it.)
+@inlinable
+func disposableObject(_ disposable: Disposable) -> (AnyObject & Disposable)? {
+    if let object = disposable as? AnyObject & Disposable {
+        return object
+    }
+    if disposable is NopDisposable {
+        return nil
+    }
+    return BoxedDisposable(disposable)
+}
+
+/// A disposable value held by a class reference.
+@usableFromInline
+final class BoxedDisposable: Disposable {
+    @usableFromInline
+    let disposable: Disposable
+
+    @inlinable
+    init(_ disposable: Disposable) {
+        self.disposable = disposable
+    }
+
+    @inlinable
+    func dispose() {
+        disposable.dispose()
+    }
+}
