@@ -41,30 +41,28 @@ class Producer<Element>: Observable<Element> {
             return subscribe(observer)
         }
         if !CurrentThreadScheduler.isScheduleRequired {
-            let disposer = SinkDisposer()
-            // Destructured, so the two existentials move into the disposer without copies.
-            let (sink, subscription) = erasedRun(self, observer, disposer)
-            disposer.setSinkAndSubscription(sink: consume sink, subscription: consume subscription)
-            return disposer
+            return runErased(erasedRun, observer)
         } else {
-            return CurrentThreadScheduler.instance.schedule(()) { _ in
-                let disposer = SinkDisposer()
-                let (sink, subscription) = erasedRun(self, observer, disposer)
-                disposer.setSinkAndSubscription(sink: consume sink, subscription: consume subscription)
-                return disposer
-            }
+            return CurrentThreadScheduler.instance.schedule(()) { _ in self.runErased(erasedRun, observer) }
         }
     }
 
     @inlinable
     override func subscribeErasedObject(_ observer: AnyObserver<Element>) -> (AnyObject & Disposable)? {
-        if erasedRun != nil && !CurrentThreadScheduler.isScheduleRequired {
-            let disposer = SinkDisposer()
-            let (sink, subscription) = erasedRun.unsafelyUnwrapped(self, observer, disposer)
-            disposer.setSinkAndSubscription(sink: consume sink, subscription: consume subscription)
-            return disposer
+        if let erasedRun, !CurrentThreadScheduler.isScheduleRequired {
+            return runErased(erasedRun, observer)
         }
         return disposableObject(subscribeErased(observer))
+    }
+
+    /// Makes the disposer, runs `erasedRun` and hands the disposer what it made.
+    @inlinable @inline(__always)
+    func runErased(_ erasedRun: ErasedRun, _ observer: AnyObserver<Element>) -> SinkDisposer {
+        let disposer = SinkDisposer()
+        // Destructured, so the two existentials move into the disposer without copies.
+        let (sink, subscription) = erasedRun(self, observer, disposer)
+        disposer.setSinkAndSubscription(sink: consume sink, subscription: consume subscription)
+        return disposer
     }
 
     @inlinable

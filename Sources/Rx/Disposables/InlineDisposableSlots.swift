@@ -37,17 +37,11 @@ struct InlineDisposableSlots: ~Copyable {
         let old = bits.bitwiseOr(set << 1, ordering: .acquiringAndReleasing).oldValue
         return old & (set | set << 1) == set
     }
-
-    /// Whether slot `index` was disposed.
-    @inlinable
-    borrowing func isDisposed(_ index: Int) -> Bool {
-        bits.load(ordering: .acquiring) & (UInt16(2) << (2 * index)) != 0
-    }
 }
 
 /// `disposable` as a class reference: itself when it is an object, `nil` when it is
-/// `Disposables.create()`, otherwise boxed. (The dynamic cast costs tens of nanoseconds, so
-/// the common sources answer `subscribeErasedObject` without it.)
+/// `Disposables.create()`, otherwise wrapped in an `AnonymousDisposable`. (The dynamic cast
+/// costs tens of nanoseconds, so the common sources answer `subscribeErasedObject` without it.)
 @inlinable
 func disposableObject(_ disposable: Disposable) -> (AnyObject & Disposable)? {
     if let object = disposable as? AnyObject & Disposable {
@@ -56,22 +50,5 @@ func disposableObject(_ disposable: Disposable) -> (AnyObject & Disposable)? {
     if disposable is NopDisposable {
         return nil
     }
-    return BoxedDisposable(disposable)
-}
-
-/// A disposable value held by a class reference.
-@usableFromInline
-final class BoxedDisposable: Disposable {
-    @usableFromInline
-    let disposable: Disposable
-
-    @inlinable
-    init(_ disposable: Disposable) {
-        self.disposable = disposable
-    }
-
-    @inlinable
-    func dispose() {
-        disposable.dispose()
-    }
+    return AnonymousDisposable(disposable.dispose)
 }
