@@ -6,7 +6,7 @@ let package = Package(
     name: "RxLive",
     platforms: [.macOS(.v15)],
     products: [
-        .library(name: "Rx", targets: ["Rx"]),
+        .library(name: "RxSwift", targets: ["RxSwift"]),
         .library(name: "RxRelay", targets: ["RxRelay"]),
         .library(name: "RxTest", targets: ["RxTest"]),
         .library(name: "RxBlocking", targets: ["RxBlocking"]),
@@ -19,20 +19,20 @@ let package = Package(
     ],
     targets: [
         // Part 1: the Rx library, its relays, test kit and blocking helpers.
-        .target(name: "Rx", dependencies: ["CRxResources"]),
+        .target(name: "RxSwift", dependencies: ["CRxResources"]),
         // Rx's live-resource count kept per thread (C: Swift has no thread-local storage).
         // DWARF 4: valgrind (callgrind in scripts/) cannot read a second DWARF 5 C unit.
         .target(name: "CRxResources", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
-        .target(name: "RxRelay", dependencies: ["Rx"]),
-        .target(name: "RxTest", dependencies: ["Rx"]),
-        .target(name: "RxBlocking", dependencies: ["Rx"]),
-        .target(name: "RxCocoa", dependencies: ["Rx", "RxRelay"]),
+        .target(name: "RxRelay", dependencies: ["RxSwift"]),
+        .target(name: "RxTest", dependencies: ["RxSwift"]),
+        .target(name: "RxBlocking", dependencies: ["RxSwift"]),
+        .target(name: "RxCocoa", dependencies: ["RxSwift", "RxRelay"]),
 
         // Part 2: C shims, the libuv event loop, the WebSocket codec, the HTTP server.
         .systemLibrary(name: "CLibUV", pkgConfig: "libuv", providers: [.apt(["libuv1-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        .target(name: "EventLoop", dependencies: ["CLibUV", "Rx"]),
+        .target(name: "EventLoop", dependencies: ["CLibUV", "RxSwift"]),
         .target(name: "WebSocket", dependencies: ["COpenSSL", "CZlib"]),
         .target(name: "HTTPServer", dependencies: [
             "EventLoop", "WebSocket", "TLS", .product(name: "Logging", package: "swift-log"),
@@ -41,9 +41,9 @@ let package = Package(
         .target(name: "TLS", dependencies: ["COpenSSL", "EventLoop"]),
 
         // Part 3: view models and the session bridge.
-        .target(name: "ViewModels", dependencies: ["Rx"]),
+        .target(name: "ViewModels", dependencies: ["RxSwift"]),
         .target(name: "Sessions", dependencies: [
-            "Rx", "RxRelay", "ViewModels", "HTTPServer", "EventLoop",
+            "RxSwift", "RxRelay", "ViewModels", "HTTPServer", "EventLoop",
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -51,31 +51,31 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
-        .target(name: "Accounts", dependencies: ["CSQLite", "CArgon2", "CLibPQ", "Rx", "ViewModels"]),
+        .target(name: "Accounts", dependencies: ["CSQLite", "CArgon2", "CLibPQ", "RxSwift", "ViewModels"]),
 
         // Executables.
         .executableTarget(name: "rxlive", dependencies: [
-            "Sessions", "HTTPServer", "EventLoop", "Rx", "TLS", "Accounts",
+            "Sessions", "HTTPServer", "EventLoop", "RxSwift", "TLS", "Accounts",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "autobahn-echo", dependencies: ["HTTPServer", "EventLoop", "TLS"]),
-        .executableTarget(name: "rx-bench", dependencies: ["Rx", "RxRelay", "CMallocCounter"]),
+        .executableTarget(name: "rx-bench", dependencies: ["RxSwift", "RxRelay", "CMallocCounter"]),
         .executableTarget(name: "ws-bench", dependencies: ["CLibUV", "WebSocket", "TLS"]),
         // Counting malloc for the benchmarks: linked into an executable, it counts every allocation.
         .target(name: "CMallocCounter"),
 
         // Tests mirror the sources; NetworkTestSupport holds the socket and loop-thread helpers two of them share.
         .target(name: "NetworkTestSupport", dependencies: ["EventLoop"], path: "Tests/NetworkTestSupport"),
-        .testTarget(name: "RxTests", dependencies: ["Rx", "RxRelay", "RxTest", "RxBlocking"]),
-        .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "Rx", "NetworkTestSupport"]),
+        .testTarget(name: "RxTests", dependencies: ["RxSwift", "RxRelay", "RxTest", "RxBlocking"]),
+        .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "RxSwift", "NetworkTestSupport"]),
         .testTarget(name: "WebSocketTests", dependencies: ["WebSocket"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "EventLoop", "WebSocket", "NetworkTestSupport", "TLS", "COpenSSL"]),
-        .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "Rx", "RxTest"]),
-        .testTarget(name: "RxCocoaTests", dependencies: ["Rx", "RxRelay", "RxCocoa", "RxTest"]),
-        .testTarget(name: "RxCompatibilityTests", dependencies: ["Rx", "RxRelay", "RxCocoa", "RxTest", "RxBlocking"]),
-        .testTarget(name: "SessionsTests", dependencies: ["Sessions", "ViewModels", "Rx", "RxTest", "HTTPServer", "EventLoop"]),
-        .testTarget(name: "AccountsTests", dependencies: ["Accounts", "Rx", "RxBlocking", "ViewModels"]),
+        .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "RxSwift", "RxTest"]),
+        .testTarget(name: "RxCocoaTests", dependencies: ["RxSwift", "RxRelay", "RxCocoa", "RxTest"]),
+        .testTarget(name: "RxCompatibilityTests", dependencies: ["RxSwift", "RxRelay", "RxCocoa", "RxTest", "RxBlocking"]),
+        .testTarget(name: "SessionsTests", dependencies: ["Sessions", "ViewModels", "RxSwift", "RxTest", "HTTPServer", "EventLoop"]),
+        .testTarget(name: "AccountsTests", dependencies: ["Accounts", "RxSwift", "RxBlocking", "ViewModels"]),
     ],
     swiftLanguageModes: [.v6]
 )

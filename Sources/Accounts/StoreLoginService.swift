@@ -1,4 +1,4 @@
-import Rx
+import RxSwift
 import ViewModels
 
 /// The login of one session against a `CredentialStore`: the check runs on a

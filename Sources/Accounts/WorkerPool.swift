@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Rx
+import RxSwift
 import Synchronization
 
 /// A fixed number of threads that run blocking work (password hashing, database round

@@ -1,5 +1,5 @@
 import Foundation
-import Rx
+import RxSwift
 import Synchronization
 
 /// An Rx scheduler that runs work on an event loop: `schedule` through the loop's `uv_async`

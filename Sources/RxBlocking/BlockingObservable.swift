@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Rx
+import RxSwift
 import Synchronization
 
 /// A sequence whose results are read by blocking the calling thread (for tests and tools,

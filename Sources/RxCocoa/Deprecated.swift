@@ -1,4 +1,4 @@
-import Rx
+import RxSwift
 
 /// Runs `action` with shared sequences delivering on `scheduler`. For tests only.
 @available(*, deprecated, renamed: "SharingScheduler.mock(scheduler:action:)")

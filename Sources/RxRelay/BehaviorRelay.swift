@@ -1,4 +1,4 @@
-import Rx
+import RxSwift
 
 /// A `BehaviorSubject` that only sends elements: it holds a current value and never terminates.
 public final class BehaviorRelay<Element>: ObservableType {

@@ -1,4 +1,4 @@
-import Rx
+import RxSwift
 
 extension InfallibleType {
     /// Sends every element to each of `relays`; completion is ignored (relays never end).

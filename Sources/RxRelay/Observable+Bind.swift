@@ -1,4 +1,4 @@
-import Rx
+import RxSwift
 
 extension ObservableType {
     /// Sends every element to each of `relays`. Errors stop debug builds (relays never

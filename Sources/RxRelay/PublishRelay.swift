@@ -1,4 +1,4 @@
-import Rx
+import RxSwift
 
 /// A `PublishSubject` that only sends elements: it never terminates.
 public final class PublishRelay<Element>: ObservableType {

@@ -1,4 +1,4 @@
-import Rx
+import RxSwift
 
 extension BehaviorRelay {
     /// The relay as an `Infallible`: its current value, then every value accepted.

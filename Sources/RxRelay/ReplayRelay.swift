@@ -1,4 +1,4 @@
-import Rx
+import RxSwift
 
 /// A `ReplaySubject` that only sends elements: it replays buffered elements to new observers
 /// and never terminates.

@@ -1,5 +1,5 @@
 import Foundation
-import Rx
+import RxSwift
 
 /// Errors are equal when their `NSError` domain and code match and they print the same (the
 /// rule of RxSwift's RxTest on Apple platforms, which tells apart cases of different error

@@ -1,4 +1,4 @@
-import Rx
+import RxSwift
 
 /// A value recorded at a virtual time.
 public struct Recorded<Value>: CustomDebugStringConvertible {

@@ -1,5 +1,5 @@
 import Foundation
-import Rx
+import RxSwift
 
 /// Virtual time of a `TestScheduler`: ticks.
 public typealias TestTime = Int

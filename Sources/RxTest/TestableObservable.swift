@@ -1,4 +1,4 @@
-import Rx
+import RxSwift
 
 /// An observable of recorded events that records its subscriptions.
 public class TestableObservable<Element>: ObservableType {

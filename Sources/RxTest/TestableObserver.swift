@@ -1,4 +1,4 @@
-import Rx
+import RxSwift
 
 /// An observer that records each event with the virtual time it arrived at.
 public final class TestableObserver<Element>: ObserverType {

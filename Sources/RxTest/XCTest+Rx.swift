@@ -1,4 +1,4 @@
-import Rx
+import RxSwift
 import XCTest
 
 /// Asserts two lists of events are equal (`next` by element, errors by domain, code and

@@ -1,5 +1,5 @@
 import Dispatch
-import Rx
+import RxSwift
 
 /// Answers one login attempt: `true` for success, `false` for failure, as one element.
 ///

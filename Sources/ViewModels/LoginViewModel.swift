@@ -1,4 +1,4 @@
-import Rx
+import RxSwift
 
 /// The seed's login screen (`000_…` in the seeds): the button is enabled while both
 /// fields are non-empty; a tap answers `false` at once when they are not, otherwise

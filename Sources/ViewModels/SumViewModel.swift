@@ -1,4 +1,4 @@
-import Rx
+import RxSwift
 
 /// The seed's NumbersViewController (`003_…` in the seeds) as a view model: three text
 /// fields, each read as `Int(text) ?? 0`, summed on every change once all three have

@@ -1,4 +1,4 @@
-import Rx
+import RxSwift
 
 /// A view model in the seed's shape: a pure function from input streams to output
 /// streams, run once per screen (here: once per session).

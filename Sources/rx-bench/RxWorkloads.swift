@@ -1,4 +1,4 @@
-import Rx
+import RxSwift
 
 /// RxSwift's benchmark workloads (Tests/Benchmarks), written against this library.
 enum RxWorkloads {

@@ -1,5 +1,5 @@
 import Foundation
-import Rx
+import RxSwift
 
 // rx-bench: RxSwift's benchmark workloads on this library beside plain Swift closures doing
 // the same work, in the same run. Usage:

@@ -2,7 +2,7 @@ import EventLoop
 import Foundation
 import HTTPServer
 import Logging
-import Rx
+import RxSwift
 import Sessions
 import TLS
 

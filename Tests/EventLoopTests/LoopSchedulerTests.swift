@@ -1,7 +1,7 @@
 import EventLoop
 import Foundation
 import NetworkTestSupport
-import Rx
+import RxSwift
 import XCTest
 
 final class LoopSchedulerTests: XCTestCase {

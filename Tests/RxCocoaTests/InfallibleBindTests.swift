@@ -1,4 +1,4 @@
-import Rx
+import RxSwift
 import RxCocoa
 import RxTest
 import XCTest

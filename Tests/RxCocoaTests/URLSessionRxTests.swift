@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Rx
+import RxSwift
 import RxCocoa
 import XCTest
 

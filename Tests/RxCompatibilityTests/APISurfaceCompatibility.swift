@@ -2,7 +2,7 @@
 // our modules with only the imports changed. Each test also checks what the calls do, on
 // virtual time where time matters; the base class checks `Resources.total` afterwards.
 import Foundation
-import Rx
+import RxSwift
 import RxBlocking
 import RxRelay
 import RxTest

@@ -2,7 +2,7 @@
 // only the imports changed (`import RxSwift` -> `import Rx`). If RxSwift's RxTest or
 // RxBlocking API changes shape here, this file stops compiling.
 import Foundation
-import Rx
+import RxSwift
 import RxBlocking
 import RxRelay
 import RxTest

@@ -1,7 +1,7 @@
 // A sign-up form view model written the way an iOS app written against RxSwift 6 writes it:
 // only the import lines differ (`Rx` instead of `RxSwift`).
 import Foundation
-import Rx
+import RxSwift
 import RxCocoa
 import RxRelay
 

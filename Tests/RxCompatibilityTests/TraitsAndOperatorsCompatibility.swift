@@ -1,5 +1,5 @@
 import Foundation
-import Rx
+import RxSwift
 import RxBlocking
 import RxRelay
 import RxTest

@@ -1,5 +1,5 @@
 import Foundation
-import Rx
+import RxSwift
 import XCTest
 
 /// The async/await bridges: `values`, the traits' `value`, `from` and

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Rx
+import RxSwift
 import RxTest
 import XCTest
 

@@ -1,5 +1,5 @@
 import Foundation
-import Rx
+import RxSwift
 import XCTest
 
 /// `Resources.total` is kept per thread and summed: a resource made on one thread and

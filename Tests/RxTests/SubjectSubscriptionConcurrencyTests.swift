@@ -1,5 +1,5 @@
 import Foundation
-import Rx
+import RxSwift
 import XCTest
 
 /// A subject's subscriptions hold it without a weak reference, through a handshake between a

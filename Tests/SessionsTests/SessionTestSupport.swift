@@ -1,5 +1,5 @@
 import Logging
-import Rx
+import RxSwift
 @testable import Sessions
 
 /// A connection that records what a session sends; "owner thread" is simulated.

@@ -1,4 +1,4 @@
-import Rx
+import RxSwift
 import RxTest
 import ViewModels
 import XCTest

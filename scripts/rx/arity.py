@@ -5,8 +5,8 @@ import pathlib
 from typing import Callable, NamedTuple
 
 MAX_ARITY = 8
-OBSERVABLES = pathlib.Path(__file__).resolve().parents[2] / "Sources/Rx/Observables"
-TRAITS = pathlib.Path(__file__).resolve().parents[2] / "Sources/Rx/Traits"
+OBSERVABLES = pathlib.Path(__file__).resolve().parents[2] / "Sources/RxSwift/Observables"
+TRAITS = pathlib.Path(__file__).resolve().parents[2] / "Sources/RxSwift/Traits"
 
 
 class Names(NamedTuple):
@@ -38,6 +38,6 @@ def names(n: int) -> Names:
 
 def write(file_name: str, header: str, generate: Callable[[int], str], directory: pathlib.Path = OBSERVABLES) -> None:
     """Writes `header` and the code of the arities 2 to MAX_ARITY to `directory`/`file_name`
-    (Sources/Rx/Observables unless told otherwise)."""
+    (Sources/RxSwift/Observables unless told otherwise)."""
     body = "\n".join(generate(n) for n in range(2, MAX_ARITY + 1))
     (directory / file_name).write_text(header + body)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Sources/Rx/Observables/CombineLatest+arity.swift: combineLatest for 2 to 8 sources.
+"""Writes Sources/RxSwift/Observables/CombineLatest+arity.swift: combineLatest for 2 to 8 sources.
 
 Run from the repository root: python3 scripts/rx/generate_combine_latest.py
 """

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Sources/Rx/Traits/PrimitiveSequence+Zip+arity.swift: Single.zip and Maybe.zip
+"""Writes Sources/RxSwift/Traits/PrimitiveSequence+Zip+arity.swift: Single.zip and Maybe.zip
 for 2 to 8 sources, each a thin wrapper of Observable.zip of the same arity.
 
 Run from the repository root: python3 scripts/rx/generate_primitive_sequence_zip.py

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Sources/Rx/Observables/Zip+arity.swift: zip for 2 to 8 sources.
+"""Writes Sources/RxSwift/Observables/Zip+arity.swift: zip for 2 to 8 sources.
 
 Run from the repository root: python3 scripts/rx/generate_zip.py
 """

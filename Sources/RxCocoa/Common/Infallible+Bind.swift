@@ -1,4 +1,4 @@
-import Rx
+import RxSwift
 
 // In RxCocoa, as in RxSwift 6: Infallible is in Rx, its bindings to observers here.
 extension InfallibleType {

@@ -1,4 +1,4 @@
-import Rx
+import RxSwift
 
 /// A type that is a `ControlEvent`.
 public protocol ControlEventType: ObservableType {

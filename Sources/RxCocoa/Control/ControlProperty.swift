@@ -1,4 +1,4 @@
-import Rx
+import RxSwift
 
 /// A type that is a `ControlProperty`.
 public protocol ControlPropertyType: ObservableType, ObserverType {

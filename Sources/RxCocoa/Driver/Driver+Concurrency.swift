@@ -1,4 +1,4 @@
-import Rx
+import RxSwift
 
 // As in RxSwift, these are instance methods of `Driver` (those of `Signal` are static).
 // `block` must be `@Sendable` because it runs in a task (see `Single.from`).

@@ -1,4 +1,4 @@
-import Rx
+import RxSwift
 import RxRelay
 
 // RxSwift stops (in debug builds) when `drive` is called off the main thread. Here the

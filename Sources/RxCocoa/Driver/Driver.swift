@@ -1,4 +1,4 @@
-import Rx
+import RxSwift
 
 /// A `SharedSequence` for state: it never fails, delivers on `MainScheduler` (through
 /// `SharingScheduler`), and replays its latest element to each new subscriber while any is

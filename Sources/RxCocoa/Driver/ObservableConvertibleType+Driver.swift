@@ -1,4 +1,4 @@
-import Rx
+import RxSwift
 
 extension ObservableConvertibleType {
     /// The sequence as a `Driver`: its events move to the driver's scheduler and an error is

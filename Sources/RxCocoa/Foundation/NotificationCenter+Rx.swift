@@ -1,5 +1,5 @@
 import Foundation
-import Rx
+import RxSwift
 
 extension Reactive where Base: NotificationCenter {
     /// The notifications named `name` (all with `nil`) posted by `object` (by anyone with

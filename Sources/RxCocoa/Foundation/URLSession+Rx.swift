@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Rx
+import RxSwift
 
 /// Why a `URLSession.rx` request failed, apart from the session's own errors.
 public enum RxCocoaURLError: Swift.Error {

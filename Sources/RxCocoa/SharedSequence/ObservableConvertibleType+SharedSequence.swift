@@ -1,4 +1,4 @@
-import Rx
+import RxSwift
 
 extension ObservableConvertibleType {
     /// The sequence as a `SharedSequence` of strategy `S`: its events move to `S.scheduler`

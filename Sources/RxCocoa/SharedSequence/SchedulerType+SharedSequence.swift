@@ -1,5 +1,5 @@
 import Foundation
-import Rx
+import RxSwift
 
 /// Makes the scheduler of `Driver` and `Signal`: `MainScheduler.instance` (in rxlive, the
 /// connection's event loop), or a test scheduler inside `mock`.

@@ -1,4 +1,4 @@
-import Rx
+import RxSwift
 
 extension SharedSequence {
     /// The elements as an `AsyncStream`, for `for await`; read on the main actor, as in

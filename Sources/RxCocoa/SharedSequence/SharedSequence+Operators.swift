@@ -1,4 +1,4 @@
-import Rx
+import RxSwift
 
 // SharedSequence's operators: each applies the `Observable` operator of the same name and
 // shares the result again with the strategy. Time operators run on the strategy's scheduler.

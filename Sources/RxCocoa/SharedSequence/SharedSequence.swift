@@ -1,4 +1,4 @@
-import Rx
+import RxSwift
 
 /// A sequence for driving a user interface (`Driver`, `Signal`): it never fails, sends its
 /// events on `SharingStrategy.scheduler`, and shares one subscription to its source among

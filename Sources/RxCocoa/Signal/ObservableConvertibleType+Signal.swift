@@ -1,4 +1,4 @@
-import Rx
+import RxSwift
 
 extension ObservableConvertibleType {
     /// The sequence as a `Signal`: its events move to the signal's scheduler and an error is

@@ -1,4 +1,4 @@
-import Rx
+import RxSwift
 
 // `block` must be `@Sendable` because it runs in a task (see `Single.from`).
 

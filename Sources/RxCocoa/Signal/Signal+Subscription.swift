@@ -1,4 +1,4 @@
-import Rx
+import RxSwift
 import RxRelay
 
 extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingStrategy {

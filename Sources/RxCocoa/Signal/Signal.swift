@@ -1,4 +1,4 @@
-import Rx
+import RxSwift
 
 /// A `SharedSequence` for events: it never fails, delivers on `MainScheduler` (through
 /// `SharingScheduler`), and shares one subscription without replaying anything to new

@@ -1,4 +1,4 @@
-import Rx
+import RxSwift
 import ViewModels
 
 /// A session's login service: the seed's `loginRequest()` takes no arguments, so this asks

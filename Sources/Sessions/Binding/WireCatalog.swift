@@ -1,4 +1,4 @@
-import Rx
+import RxSwift
 import ViewModels
 
 /// Every view model served on the wire. A new one is a few lines here: its name, how

@@ -1,4 +1,4 @@
-import Rx
+import RxSwift
 
 /// Hands out the input streams of one session, one subject per declared input, and
 /// records the declarations (name, kind, tap limit) in the order they are asked for.

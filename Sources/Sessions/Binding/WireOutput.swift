@@ -1,4 +1,4 @@
-import Rx
+import RxSwift
 import ViewModels
 
 /// One output stream of a view model as it appears on the wire: its name and how

@@ -1,4 +1,4 @@
-import Rx
+import RxSwift
 import ViewModels
 
 /// A view model as exposed on the wire: a name, its inputs (declared once, in the

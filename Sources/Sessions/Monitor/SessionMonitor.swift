@@ -1,5 +1,5 @@
 import Dispatch
-import Rx
+import RxSwift
 import ViewModels
 
 /// What the dashboard view model is given: the server's statistics once a second, and

@@ -1,6 +1,6 @@
 import Dispatch
 import EventLoop
-import Rx
+import RxSwift
 import Synchronization
 import ViewModels
 

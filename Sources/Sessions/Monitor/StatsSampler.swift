@@ -1,5 +1,5 @@
 import Dispatch
-import Rx
+import RxSwift
 import Synchronization
 import ViewModels
 

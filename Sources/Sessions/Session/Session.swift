@@ -1,6 +1,6 @@
 import Dispatch
 import Logging
-import Rx
+import RxSwift
 import Synchronization
 import ViewModels
 

@@ -1,5 +1,5 @@
 import Dispatch
-import Rx
+import RxSwift
 import ViewModels
 
 /// Settings of every session; the defaults are the production values.

@@ -1,4 +1,4 @@
-import Rx
+import RxSwift
 import Synchronization
 
 /// Counters of every session, shown by `GET /metrics` in Prometheus' text format.

@@ -1,4 +1,4 @@
-import Rx
+import RxSwift
 
 /// The dashboard: the server's statistics as they come, and the marbles of the one live
 /// session the viewer picked (none while the picked id is empty).

@@ -1,5 +1,5 @@
 import Foundation
-import Rx
+import RxSwift
 import XCTest
 
 /// Base class of the RxCocoa tests: each test must leave `Resources.total` where it found it

@@ -1,4 +1,4 @@
-import Rx
+import RxSwift
 
 /// Runs `body` with `Hooks.synchronizationAnomalyHandler` recording instead of printing, and
 /// returns the anomalies reported meanwhile (always empty in release builds).
