@@ -1,8 +1,10 @@
 import RxSwift
 import RxTest
 import XCTest
+@testable import Sessions
 
-final class ObservableTapTests: RxTestCase {
+/// The session's marble tap: what it records, and only while observed.
+final class TapTests: XCTestCase {
     func testTapPassesEventsThroughAndRecordsOnlyWhileObserved() {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createHotObservable([
@@ -15,7 +17,7 @@ final class ObservableTapTests: RxTestCase {
         scheduler.scheduleAt(215) { watching = tap.subscribe(watcher) }
         scheduler.scheduleAt(250) { watching?.dispose() }
         let res = scheduler.start {
-            xs.tap(tap) { event -> String in
+            xs.recording(into: tap) { event -> String in
                 if case .next(let value) = event { transformed.append(value) }
                 return "\(event)"
             }
@@ -53,8 +55,8 @@ final class ObservableTapTests: RxTestCase {
         let right = scheduler.createObserver(Int.self)
         var subscriptions: [Disposable] = []
         scheduler.scheduleAt(200) {
-            subscriptions.append(xs.tap(tap, describe("x")).subscribe(left))
-            subscriptions.append(ys.tap(tap, describe("y")).subscribe(right))
+            subscriptions.append(xs.recording(into: tap, describe("x")).subscribe(left))
+            subscriptions.append(ys.recording(into: tap, describe("y")).subscribe(right))
         }
         scheduler.start()
         XCTAssertEqual(watcher.events, [
@@ -88,12 +90,25 @@ final class ObservableTapTests: RxTestCase {
         let watching = tap.subscribe(watcher)
         XCTAssertTrue(tap.isObserved)
         scheduler.scheduleAt(230) { tap.record(.next(99)) }
-        let res = scheduler.start(disposed: 250) { xs.tap(tap) }
+        let res = scheduler.start(disposed: 250) { xs.recording(into: tap) { $0 } }
         XCTAssertEqual(res.events, [.next(210, 1)])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
         // The event at 260 came after disposal: neither downstream nor the tap saw it.
         XCTAssertEqual(watcher.events, [.next(210, Event.next(1)), .next(230, Event.next(99))])
         watching.dispose()
         XCTAssertFalse(tap.isObserved)
+    }
+}
+
+private struct TapTestError: Error, Equatable {}
+private let testError = TapTestError()
+
+extension ObservableType {
+    /// Records each event of this sequence into `tap` as `transform` describes it, the way a
+    /// session records its inputs' and outputs' marbles.
+    fileprivate func recording<Value>(into tap: Tap<Value>, _ transform: @escaping (Event<Element>) -> Value) -> Observable<Element> {
+        self.do(onNext: { tap.record(transform(.next($0))) },
+                onError: { tap.record(transform(.error($0))) },
+                onCompleted: { tap.record(transform(.completed)) })
     }
 }
