@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "RxTest", targets: ["RxTest"]),
         .library(name: "RxBlocking", targets: ["RxBlocking"]),
         .library(name: "RxCocoa", targets: ["RxCocoa"]),
+        // The framework an app depends on to serve its own view models and page.
+        .library(name: "RxLive", targets: ["RxLive", "Sessions"]),
         .executable(name: "rxlive", targets: ["rxlive"]),
     ],
     dependencies: [
@@ -43,7 +45,7 @@ let package = Package(
         // Part 3: view models and the session bridge.
         .target(name: "ViewModels", dependencies: ["RxSwift"]),
         .target(name: "Sessions", dependencies: [
-            "RxSwift", "RxRelay", "ViewModels", "HTTPServer", "EventLoop",
+            "RxSwift", "HTTPServer", "EventLoop",
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -53,12 +55,16 @@ let package = Package(
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .target(name: "Accounts", dependencies: ["CSQLite", "CArgon2", "CLibPQ", "RxSwift", "ViewModels"]),
 
-        // Executables.
-        .executableTarget(name: "rxlive", dependencies: [
+        // The library an app serves itself with: its command line, configuration and serving.
+        .target(name: "RxLive", dependencies: [
             "Sessions", "HTTPServer", "EventLoop", "RxSwift", "TLS", "Accounts",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+
+        // Part 5: the app. The two forms' declarations, and `rxlive`, which serves them.
+        .target(name: "RxLiveForms", dependencies: ["Sessions", "ViewModels", "RxSwift"]),
+        .executableTarget(name: "rxlive", dependencies: ["RxLive", "RxLiveForms"]),
         .executableTarget(name: "autobahn-echo", dependencies: ["HTTPServer", "EventLoop", "TLS"]),
         .executableTarget(name: "rx-bench", dependencies: ["RxSwift", "RxRelay", "CMallocCounter"]),
         .executableTarget(name: "ws-bench", dependencies: ["CLibUV", "WebSocket", "TLS"]),
@@ -74,7 +80,7 @@ let package = Package(
         .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "RxSwift", "RxTest"]),
         .testTarget(name: "RxCocoaTests", dependencies: ["RxSwift", "RxRelay", "RxCocoa", "RxTest"]),
         .testTarget(name: "RxCompatibilityTests", dependencies: ["RxSwift", "RxRelay", "RxCocoa", "RxTest", "RxBlocking"]),
-        .testTarget(name: "SessionsTests", dependencies: ["Sessions", "ViewModels", "RxSwift", "RxTest", "HTTPServer", "EventLoop"]),
+        .testTarget(name: "SessionsTests", dependencies: ["Sessions", "RxLiveForms", "ViewModels", "RxSwift", "RxCocoa", "RxTest", "HTTPServer", "EventLoop"]),
         .testTarget(name: "AccountsTests", dependencies: ["Accounts", "RxSwift", "RxBlocking", "ViewModels"]),
     ],
     swiftLanguageModes: [.v6]

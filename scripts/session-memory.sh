@@ -63,7 +63,7 @@ import collections, re, subprocess, sys
 # The innermost frame of one of our modules names the allocation site; its module the layer.
 MODULES = {"9EventLoop": "EventLoop", "10HTTPServer": "HTTPServer", "9WebSocket": "WebSocket",
            "8Sessions": "Sessions", "10ViewModels": "ViewModels", "7RxSwift": "RxSwift", "7RxRelay": "RxRelay",
-           "3TLS": "TLS", "6rxlive": "rxlive"}
+           "3TLS": "TLS", "6RxLive": "RxLive", "11RxLiveForms": "RxLiveForms", "6rxlive": "rxlive"}
 pattern = re.compile(r"\$s(" + "|".join(MODULES) + r")\d*[A-Za-z_]")
 def load(path):
     sites = collections.Counter()

@@ -59,7 +59,7 @@ def test_help_lists_every_option_and_its_environment_variable():
 
 
 def test_version_prints_the_version_in_the_source():
-    declared = re.search(r'current = "([^"]+)"', (REPO / "Sources/rxlive/RxLiveVersion.swift").read_text()).group(1)
+    declared = re.search(r'version: "([^"]+)"', (REPO / "Sources/rxlive/main.swift").read_text()).group(1)
     result = run_rxlive("--version")
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == declared

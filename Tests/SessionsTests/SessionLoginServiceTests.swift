@@ -1,6 +1,7 @@
 import RxSwift
 import RxTest
 import ViewModels
+import RxLiveForms
 import XCTest
 @testable import Sessions
 
@@ -43,14 +44,15 @@ final class SessionLoginServiceTests: XCTestCase {
     }
 
     private func openLogin(clientAddress: String = "198.51.100.4") -> Session {
-        var configuration = SessionConfiguration()
+        let configuration = SessionConfiguration()
         let service = service!
         let addresses = AddressLog()
-        configuration.loginService = { address in
+        var forms = FormsSettings()
+        forms.loginService = { address in
             addresses.append(address)
             return service
         }
-        let wire = WireCatalog.viewModels(configuration).first { $0.name == "login" }!
+        let wire = servedWire("login", forms: forms)
         let endpoint = SessionEndpoint(wire: wire, configuration: configuration,
                                        metrics: SessionMetrics(viewModels: ["login"]), logger: .quiet)
         let session = Session(endpoint: endpoint, transport: transport)

@@ -18,7 +18,7 @@ final class SessionMonitorTests: XCTestCase {
     }
 
     private func endpoint(_ name: String, configuration: SessionConfiguration = SessionConfiguration()) -> SessionEndpoint {
-        let wire = WireCatalog.viewModels(configuration).first { $0.name == name }!
+        let wire = servedWire(name)
         return SessionEndpoint(wire: wire, configuration: configuration, metrics: metrics, registry: registry, logger: .quiet)
     }
 

@@ -1,5 +1,6 @@
 import Logging
 import RxSwift
+import RxLiveForms
 @testable import Sessions
 
 /// A connection that records what a session sends; "owner thread" is simulated.
@@ -49,4 +50,11 @@ func tapMessage(_ name: String) -> String {
 
 func output(_ name: String, _ json: String) -> String {
     "{\"output\":\"\(name)\",\"value\":\(json)}"
+}
+
+/// The wire declaration `rxlive` serves as `name`: login and sum from the forms' catalog
+/// with `forms`, the dashboard of `monitor`.
+func servedWire(_ name: String, forms: FormsSettings = FormsSettings(), monitor: SessionMonitor = SessionMonitor()) -> WireViewModel {
+    if name == "dashboard" { return .dashboard(monitor: monitor) }
+    return FormsCatalog.viewModels(forms).first { $0.name == name }!
 }

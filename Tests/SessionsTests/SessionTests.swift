@@ -1,5 +1,6 @@
 import RxSwift
 import RxTest
+import RxLiveForms
 import ViewModels
 import XCTest
 @testable import Sessions
@@ -19,15 +20,11 @@ final class SessionTests: XCTestCase {
         MainScheduler.resetHost()
     }
 
-    private func wire(_ name: String, _ configuration: SessionConfiguration) -> WireViewModel {
-        WireCatalog.viewModels(configuration).first { $0.name == name }!
-    }
-
     private func openSession(_ name: String, configuration: SessionConfiguration = SessionConfiguration(),
-                             loop: Int = 0) -> Session {
+                             forms: FormsSettings = FormsSettings(), loop: Int = 0) -> Session {
         let clock = clock!
         let endpoint = SessionEndpoint(
-            wire: wire(name, configuration), configuration: configuration, metrics: metrics, logger: .quiet,
+            wire: servedWire(name, forms: forms), configuration: configuration, metrics: metrics, logger: .quiet,
             loop: loop, clock: { clock.nanoseconds })
         let session = Session(endpoint: endpoint, transport: transport)
         session.open()
@@ -108,7 +105,7 @@ final class SessionTests: XCTestCase {
     func testLoginSessionAnswersAfterTheLoginDelay() {
         let scheduler = TestScheduler(initialClock: 0, resolution: 0.001)
         MainScheduler.setHost(scheduler)
-        let session = openSession("login", configuration: SessionConfiguration(loginDelay: .milliseconds(300)))
+        let session = openSession("login", forms: FormsSettings(loginDelay: .milliseconds(300)))
         _ = transport.takeSent()
         scheduler.advanceTo(100)
         session.receive(tapMessage("loginTapped"))
@@ -204,9 +201,9 @@ final class SessionTests: XCTestCase {
     }
 
     func testTooManyLoginTapsAreRateLimited() {
-        var configuration = SessionConfiguration()
-        configuration.loginTapLimit = RateLimit(perSecond: 0.5, burst: 2)
-        let session = openSession("login", configuration: configuration)
+        var forms = FormsSettings()
+        forms.loginTapLimit = RateLimit(perSecond: 0.5, burst: 2)
+        let session = openSession("login", forms: forms)
         session.receive(textMessage("username", ""))
         session.receive(textMessage("password", ""))
         _ = transport.takeSent()
@@ -248,7 +245,7 @@ final class SessionTests: XCTestCase {
             }
         }
         let echo = WireViewModel(
-            name: "echo", viewModel: { EchoViewModel() },
+            name: "echo", transform: { EchoViewModel().transform(input: $0) },
             input: { wire in EchoViewModel.Input(text: wire.text("text")) },
             outputs: [WireOutput("echo", \.echo)])
         let endpoint = SessionEndpoint(wire: echo, configuration: SessionConfiguration(), metrics: metrics, logger: .quiet)
@@ -272,7 +269,7 @@ final class SessionTests: XCTestCase {
         }
         let names = ["a", "b", "c", "d"]
         let concat = WireViewModel(
-            name: "concat", viewModel: { ConcatViewModel() },
+            name: "concat", transform: { ConcatViewModel().transform(input: $0) },
             input: { wire in ConcatViewModel.Input(parts: names.map { wire.text($0) }) },
             outputs: [WireOutput("joined", \.joined)])
         let endpoint = SessionEndpoint(wire: concat, configuration: SessionConfiguration(), metrics: metrics, logger: .quiet)

@@ -20,6 +20,7 @@ public final class WireInputs {
     enum Feed {
         case text(PublishSubject<String>)
         case tap(PublishSubject<Void>)
+        case value(WireValueFeed)
     }
 
     private(set) var declarations: [Declaration] = []
@@ -38,6 +39,18 @@ public final class WireInputs {
         declarations.append(Declaration(name: name, kind: .text, limit: nil, secret: secret))
         feeds.append(.text(subject))
         return subject.asObservable()
+    }
+
+    /// A value input of any `Decodable` type: each message's `"value"` decoded from JSON
+    /// (a number, a boolean, an optional, an enum, a struct, an array; shapes in
+    /// PROTOCOL.md). A value that does not decode is refused with `bad_value` naming the
+    /// input and its type, and the session goes on.
+    /// - Parameter secret: a viewer of the session sees each value's length only.
+    public func value<Value: Decodable>(_ name: String, as type: Value.Type = Value.self, secret: Bool = false) -> Observable<Value> {
+        let feed = TypedWireValueFeed<Value>()
+        declarations.append(Declaration(name: name, kind: .value, limit: nil, secret: secret))
+        feeds.append(.value(feed))
+        return feed.subject.asObservable()
     }
 
     /// A tap input: one element per message without a value, like `rx.tap`.

@@ -1,5 +1,4 @@
 import RxSwift
-import ViewModels
 
 /// One output stream of a view model as it appears on the wire: its name and how
 /// each element is written (`{"output":"<name>","value":<element as JSON>}`).
@@ -11,12 +10,28 @@ public struct WireOutput<Output> {
     /// also recorded by the sink as a marble of this output's lane.
     let bind: (_ output: Output, _ sink: any SessionOutputSink) -> Disposable
 
-    /// The output named `name`, read from `stream` of the view model's `Output`.
-    public init<Element: JSONValueEncodable>(_ name: String, _ stream: KeyPath<Output, Observable<Element>>) {
+    /// The output named `name`, read from `stream` of the view model's `Output`: an
+    /// `Observable`, a `Driver`, a `Signal`, an `Infallible` of a scalar the server writes
+    /// itself (`Bool`, `String`, `Int`, `Int64`, `Int128`, …).
+    public init<Stream: ObservableConvertibleType>(_ name: String, _ stream: KeyPath<Output, Stream>)
+    where Stream.Element: JSONValueEncodable {
         self.name = name
         let description = WireOutputDescription(name: name)
         bind = { output, sink in
-            output[keyPath: stream].subscribe(anyObserver: WireOutputObserver(description, sink: sink).asObserver())
+            output[keyPath: stream].asObservable().subscribe(anyObserver: WireOutputObserver(description, sink: sink).asObserver())
+        }
+    }
+
+    /// The output named `name`, read from `stream` of the view model's `Output`, of any
+    /// `Encodable` element (an enum, a struct, an array, an optional): each element is
+    /// written as Swift's `Codable` JSON (shapes in PROTOCOL.md).
+    @_disfavoredOverload
+    public init<Stream: ObservableConvertibleType>(_ name: String, _ stream: KeyPath<Output, Stream>)
+    where Stream.Element: Encodable {
+        self.name = name
+        let description = WireOutputDescription(name: name)
+        bind = { output, sink in
+            output[keyPath: stream].asObservable().subscribe(anyObserver: EncodableWireOutputObserver(description, sink: sink).asObserver())
         }
     }
 }
@@ -66,6 +81,47 @@ private final class WireOutputObserver<Element: JSONValueEncodable>: ObserverTyp
         case .completed: break
         }
     }
+}
+
+/// Writes one output stream of `Encodable` elements as messages, with `JSONEncoder`, and
+/// records its marbles like `WireOutputObserver`. An element that cannot be encoded (a
+/// non-finite `Double`) fails the output: that is a bug of the view model, not the client's.
+private final class EncodableWireOutputObserver<Element: Encodable>: ObserverType {
+    private let description: WireOutputDescription
+    private let sink: any SessionOutputSink
+
+    init(_ description: WireOutputDescription, sink: any SessionOutputSink) {
+        self.description = description
+        self.sink = sink
+    }
+
+    func on(_ event: Event<Element>) {
+        switch event {
+        case .next(let element):
+            let json: String
+            do {
+                json = try WireJSON.encode(element)
+            } catch {
+                sink.recordMarble(Marble(lane: description.name, kind: .error, label: "\(error)", timeMicroseconds: marbleClock()))
+                sink.outputFailed(error)
+                return
+            }
+            sink.recordMarble(Marble(lane: description.name, kind: .next, label: json, timeMicroseconds: marbleClock()))
+            sink.sendOutput(description.template.message(RawJSON(json)))
+        case .error(let error):
+            sink.recordMarble(Marble(lane: description.name, kind: .error, label: "\(error)", timeMicroseconds: marbleClock()))
+            sink.outputFailed(error)
+        case .completed:
+            sink.recordMarble(Marble(lane: description.name, kind: .completed, timeMicroseconds: marbleClock()))
+        }
+    }
+}
+
+/// JSON text already made, written as it is.
+private struct RawJSON: JSONValueEncodable {
+    let text: String
+    init(_ text: String) { self.text = text }
+    func appendJSON(to json: inout String) { json.append(text) }
 }
 
 extension Marble {

@@ -1,5 +1,4 @@
 import RxSwift
-import ViewModels
 
 /// A view model as exposed on the wire: a name, its inputs (declared once, in the
 /// input closure) and its outputs. One `WireViewModel` serves every session of its
@@ -26,35 +25,42 @@ public struct WireViewModel {
     let build: (_ client: WireClient, _ sink: any SessionOutputSink) -> SessionGraph
 
     /// Declares a view model on the wire.
+    ///
+    ///     WireViewModel(
+    ///         name: "sum",
+    ///         transform: { SumViewModel().transform(input: $0) },
+    ///         input: { wire in SumViewModel.Input(number1: wire.text("number1"), number2: wire.text("number2")) },
+    ///         outputs: [WireOutput("sum", \.sum)])
+    ///
     /// - Parameters:
     ///   - name: the endpoint and `ready.viewModel`.
     ///   - access: who may open a session (default: everyone).
-    ///   - viewModel: makes the view model of one session.
-    ///   - input: builds the view model's `Input` from `WireInputs` (`text(_:)`, `tap(_:limit:)`);
-    ///     the calls it makes declare the inputs, in order.
+    ///   - transform: makes one session's view model and runs its `transform` over the inputs.
+    ///   - input: builds the view model's `Input` from `WireInputs` (`text(_:)`, `value(_:)`,
+    ///     `tap(_:limit:)`); the calls it makes declare the inputs, in order.
     ///   - outputs: the outputs, in the order `ready` lists them.
-    public init<ViewModel: ViewModelType>(
+    public init<Input, Output>(
         name: String,
         access: WireAccess = .everyone,
-        viewModel: @escaping () -> ViewModel,
-        input: @escaping (WireInputs) -> ViewModel.Input,
-        outputs: [WireOutput<ViewModel.Output>]
+        transform: @escaping (Input) -> Output,
+        input: @escaping (WireInputs) -> Input,
+        outputs: [WireOutput<Output>]
     ) {
-        self.init(name: name, access: access, context: { _ in () }, viewModel: { _ in viewModel() },
+        self.init(name: name, access: access, context: { _ in () }, transform: { _, input in transform(input) },
                   input: { wire, _ in input(wire) }, outputs: outputs)
     }
 
     /// Declares a view model on the wire with a per-session `context`, made from the client
     /// (its address, a way to send it errors) once per session and handed to both the view
-    /// model and its inputs: what the binding learns from the inputs (the login's latest
+    /// model and its inputs: what the binding learns from the inputs (a login's latest
     /// credentials) reaches the view model's services without touching its `transform`.
-    public init<ViewModel: ViewModelType, Context>(
+    public init<Context, Input, Output>(
         name: String,
         access: WireAccess = .everyone,
         context: @escaping (WireClient) -> Context,
-        viewModel: @escaping (Context) -> ViewModel,
-        input: @escaping (WireInputs, Context) -> ViewModel.Input,
-        outputs: [WireOutput<ViewModel.Output>]
+        transform: @escaping (Context, Input) -> Output,
+        input: @escaping (WireInputs, Context) -> Input,
+        outputs: [WireOutput<Output>]
     ) {
         let declaring = WireInputs()
         _ = input(declaring, context(declaring.client))
@@ -71,7 +77,7 @@ public struct WireViewModel {
         build = { client, sink in
             let wire = WireInputs(client: client)
             let session = context(client)
-            let output = viewModel(session).transform(input: input(wire, session))
+            let output = transform(session, input(wire, session))
             assert(wire.declarations == declarations, "the input closure of \(name) must declare the same inputs every time")
             let subscriptions = outputs.map { $0.bind(output, sink) }
             return SessionGraph(feeds: wire.feeds, subscriptions: subscriptions)

@@ -1,4 +1,3 @@
-import ViewModels
 
 // The dashboard's outputs on the wire (PROTOCOL.md, "The dashboard"). Every number is
 // an integer far below 2^53, so any JSON reader reads it exactly.

@@ -1,6 +1,5 @@
 import Dispatch
 import RxSwift
-import ViewModels
 
 /// What the dashboard view model is given: the server's statistics once a second, and
 /// the watching of live sessions.

@@ -2,7 +2,6 @@ import Dispatch
 import EventLoop
 import RxSwift
 import Synchronization
-import ViewModels
 
 /// The live sessions by id, so the dashboard can list the newest and watch one.
 ///

@@ -1,7 +1,6 @@
 import Dispatch
 import RxSwift
 import Synchronization
-import ViewModels
 
 /// Turns the counters into `ServerStats` snapshots: rates are the change since the previous
 /// snapshot divided by the time between them; latency percentiles are over the messages

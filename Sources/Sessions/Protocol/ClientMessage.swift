@@ -1,5 +1,5 @@
 /// One client message after strict JSON parsing, before it is checked against the
-/// inputs of a view model (see `InputDeclaration` for that step).
+/// inputs of a view model (`InputTable` does that step).
 public struct ClientMessage: Sendable, Equatable {
     /// What the message carried under `"value"`.
     public enum Value: Sendable, Equatable {
@@ -7,8 +7,9 @@ public struct ClientMessage: Sendable, Equatable {
         case absent
         /// A JSON string: the shape of a text input's new value.
         case string(String)
-        /// A well-formed JSON value that is not a string (number, boolean, null, array, object).
-        case notAString
+        /// A well-formed JSON value that is not a string (number, boolean, null, array,
+        /// object), as its JSON text: a value input decodes it into its `Decodable` type.
+        case json(String)
     }
 
     /// The input's name, the `"input"` string.

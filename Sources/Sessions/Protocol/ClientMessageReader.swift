@@ -1,5 +1,5 @@
 /// Reads one client message: a strict, bounded JSON reader that accepts exactly the
-/// protocol's two shapes, `{"input":"<name>","value":"<string>"}` and `{"input":"<name>"}`.
+/// protocol's shapes, `{"input":"<name>","value":<JSON value>}` and `{"input":"<name>"}`.
 ///
 /// It parses the UTF-8 bytes of the message in one pass without recursion and without
 /// Foundation; input strings without escapes are copied straight from the bytes.
@@ -15,9 +15,9 @@
 /// - A duplicate key is refused: RFC 8259 leaves its meaning open and parsers disagree
 ///   on whether the first or the last one wins.
 /// - Keys are compared after escapes are decoded, so `"\u0069nput"` is `"input"`.
-/// - A `"value"` that is not a string is still parsed completely, so a well-formed
-///   number, `null`, array or object is told apart (`bad_value` later) from broken
-///   JSON (`bad_json` here).
+/// - A `"value"` that is not a string is parsed completely and kept as its JSON text,
+///   for a value input to decode; a text input or a tap refuses it later (`bad_value`),
+///   while broken JSON is refused here (`bad_json`).
 /// - Nesting deeper than `maxDepth` containers, the root included, is refused.
 /// - Escapes are the RFC's; a `\u` high surrogate must be followed by a `\u` low
 ///   surrogate, and a lone surrogate of either kind is refused. `\u0000` is accepted.
@@ -115,8 +115,9 @@ private struct JSONScanner {
                     if peek == Byte.quote {
                         value = .string(makeString(try scanString(keep: true)))
                     } else {
+                        let start = index
                         try skipValue(parentDepth: 1)
-                        value = .notAString
+                        value = .json(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
                     }
                 case .other:
                     throw ProtocolError(.badJSON, "unexpected key \(quotedPrefix(makeString(key))); a message has only \"input\" and \"value\"")

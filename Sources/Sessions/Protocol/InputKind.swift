@@ -5,4 +5,7 @@ public enum InputKind: String, Sendable, Equatable {
     case text
     /// A button: a message without a value is one tap (like `rx.tap`).
     case tap
+    /// Any JSON value, decoded into the input's `Decodable` type (a number, a choice, a
+    /// struct, a list): `bad_value` when it does not decode.
+    case value
 }

@@ -9,6 +9,8 @@ public struct InputTable: Sendable {
             case text(String)
             /// One tap.
             case tap
+            /// A value input's value, still to be decoded into its type.
+            case value(ClientMessage.Value)
         }
         /// The input's position in declaration order.
         public var index: Int
@@ -53,7 +55,8 @@ public struct InputTable: Sendable {
     }
 
     /// Checks a parsed message against the inputs: the name must be declared; a text
-    /// input needs a string value; a tap must have no value at all (not even `null`).
+    /// input needs a string value; a tap must have no value at all (not even `null`); a
+    /// value input needs a value (its type is checked when it is decoded).
     public func resolve(_ message: ClientMessage) -> Result<Event, ProtocolError> {
         guard let index = index(of: message.input) else {
             return .failure(ProtocolError(
@@ -69,6 +72,10 @@ public struct InputTable: Sendable {
             return .success(Event(index: index, payload: .tap))
         case (.tap, _):
             return .failure(ProtocolError(.badValue, "\"\(name)\" is a tap: send it without a \"value\""))
+        case (.value, .absent):
+            return .failure(ProtocolError(.badValue, "\"\(name)\" needs a \"value\""))
+        case (.value, let value):
+            return .success(Event(index: index, payload: .value(value)))
         }
     }
 }

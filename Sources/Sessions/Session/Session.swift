@@ -2,7 +2,6 @@ import Dispatch
 import Logging
 import RxSwift
 import Synchronization
-import ViewModels
 
 /// One session: one view model's graph bound to one connection.
 ///
@@ -134,10 +133,21 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
                 refuse(ProtocolError(.rateLimited, "too many \"\(wire.inputs.inputs[event.index].name)\" taps; wait a moment"))
                 return
             }
-            recordMarble(inputMarble(event))
             switch (feeds[event.index], event.payload) {
-            case (.text(let subject)?, .text(let value)): subject.onNext(value)
-            case (.tap(let subject)?, .tap): subject.onNext(())
+            case (.text(let subject)?, .text(let value)):
+                recordMarble(inputMarble(event))
+                subject.onNext(value)
+            case (.tap(let subject)?, .tap):
+                recordMarble(inputMarble(event))
+                subject.onNext(())
+            case (.value(let feed)?, .value(let value)):
+                let refusal = feed.feed(value, input: wire.inputs.inputs[event.index].name) {
+                    recordMarble(inputMarble(event))
+                }
+                if let refusal {
+                    refuse(refusal)
+                    return
+                }
             default: assertionFailure("the input table and the feeds disagree on \(event.index)")
             }
             if let arrival {
@@ -157,6 +167,17 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
             return Marble(lane: lane, kind: .next, length: value.count, timeMicroseconds: time)
         case .text(let value):
             return Marble(lane: lane, kind: .next, label: value, timeMicroseconds: time)
+        case .value(let value):
+            let text: String
+            switch value {
+            case .string(let string): text = string
+            case .json(let json): text = json
+            case .absent: text = ""
+            }
+            if wire.secretInputs[event.index] {
+                return Marble(lane: lane, kind: .next, length: text.count, timeMicroseconds: time)
+            }
+            return Marble(lane: lane, kind: .next, label: text, timeMicroseconds: time)
         }
     }
 

@@ -2,8 +2,6 @@ import Accounts
 import EventLoop
 import Foundation
 import Logging
-import Sessions
-import ViewModels
 
 /// The account store behind the login form, built from the configuration: a database,
 /// the hasher, and the worker pool that runs the checks off the event loops.
@@ -47,7 +45,7 @@ struct LoginBackend {
     }
 
     /// The login service of one session, answering on the loop it subscribes from.
-    func service(clientAddress: String, fallback loop: EventLoop, logger: Logger) -> any LoginService {
+    func service(clientAddress: String, fallback loop: EventLoop, logger: Logger) -> StoreLoginService {
         StoreLoginService(
             store: store, workers: workers, clientAddress: clientAddress,
             homeScheduler: { LoopScheduler(loop: EventLoop.current ?? loop) },

@@ -5,6 +5,7 @@ import Logging
 import RxSwift
 import Sessions
 import TLS
+import Accounts
 
 /// Why the server could not start, reported in one line.
 struct ServeError: Error, CustomStringConvertible {
@@ -20,7 +21,7 @@ struct ServeError: Error, CustomStringConvertible {
 /// latest `shutdownTimeout` later (connections still open then are dropped).
 ///
 /// - Throws: `ServeError` when the server cannot start (a port in use, say).
-func serve(_ configuration: Configuration, logger: Logger) throws {
+func serve(_ configuration: Configuration, app: RxLiveApp, logger: Logger) throws {
     // libuv writes with write(2): a peer that reset its connection must cost an EPIPE on that
     // connection, not the SIGPIPE that would end the process.
     signal(SIGPIPE, SIG_IGN)
@@ -46,20 +47,23 @@ func serve(_ configuration: Configuration, logger: Logger) throws {
     }
     let servers = HTTPServerGroup(configuration: serverConfiguration, loops: loops, logger: logger)
     var sessions = configuration.sessions
-    if configuration.loginService == .store {
+    var accounts: (@Sendable (String) -> StoreLoginService)?
+    if app.accounts, configuration.loginService == .store {
         let backend = try LoginBackend.start(configuration, logger: logger)
-        sessions.loginService = { address in backend.service(clientAddress: address, fallback: loops.first, logger: logger) }
+        let fallback = loops.first
+        accounts = { address in backend.service(clientAddress: address, fallback: fallback, logger: logger) }
         logger.info("logins are checked against \(configuration.database)", metadata: ["workers": "\(configuration.loginWorkers)"])
     }
     sessions.adminToken = configuration.servesDashboard ? configuration.adminToken ?? randomAdminToken() : nil
-    SessionRoutes.register(on: servers, configuration: sessions, logger: logger)
+    let viewModels = app.viewModels(RxLiveContext(configuration: configuration, accounts: accounts))
+    SessionRoutes.register(viewModels, on: servers, configuration: sessions, logger: logger)
     do {
         try servers.start()
     } catch {
         throw ServeError(description: "\(error)")
     }
     let scheme = serverConfiguration.tls == nil ? "http" : "https"
-    logger.info("rxlive \(RxLiveVersion.current) listening on \(scheme)://\(configuration.host):\(servers.localPort)",
+    logger.info("\(app.name) \(app.version) listening on \(scheme)://\(configuration.host):\(servers.localPort)",
                 metadata: ["public": "\(configuration.publicDirectory ?? "-")", "open-files": "\(openFiles)",
                            "loops": "\(configuration.loops)"])
     if let token = sessions.adminToken {
@@ -98,7 +102,7 @@ func serve(_ configuration: Configuration, logger: Logger) throws {
 extension Configuration {
     /// The sessions' part of the configuration.
     var sessions: SessionConfiguration {
-        var sessions = SessionConfiguration(loginDelay: loginDelay)
+        var sessions = SessionConfiguration()
         sessions.messageLimit = messageRate > 0 ? RateLimit(perSecond: messageRate, burst: max(1, Int(messageRate * 2))) : nil
         sessions.trustedProxies = Set(trustedProxies)
         return sessions

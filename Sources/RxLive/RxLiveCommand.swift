@@ -2,24 +2,28 @@ import ArgumentParser
 import Foundation
 import Logging
 
-/// `rxlive`: serves the page and its WebSocket form sessions.
+/// The command line of an RxLive app (`rxlive` is one): serves the page folder and the
+/// app's WebSocket view-model sessions.
 ///
 /// Every option can also come from an environment variable; the flag wins.
 /// Bad values and a port already in use end the process with one line on
 /// standard error and exit code 2.
 struct RxLiveCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "rxlive",
-        abstract: "Serve the RxLive page and its WebSocket form sessions (/ws/login, /ws/sum).",
-        discussion: """
-            Each option can also be set by the environment variable named in its help; \
-            a flag wins over its variable. SIGTERM or SIGINT drains the sessions and exits 0: \
-            /healthz answers 503 for the drain grace, then the server stops accepting and closes \
-            every session with 1001, and exits within the shutdown timeout after that.
-            """,
-        version: RxLiveVersion.current,
-        subcommands: [UserCommand.self]
-    )
+    static var configuration: CommandConfiguration {
+        let app = RxLiveApp.current
+        return CommandConfiguration(
+            commandName: app.name,
+            abstract: app.abstract,
+            discussion: """
+                Each option can also be set by the environment variable named in its help; \
+                a flag wins over its variable. SIGTERM or SIGINT drains the sessions and exits 0: \
+                /healthz answers 503 for the drain grace, then the server stops accepting and closes \
+                every session with 1001, and exits within the shutdown timeout after that.
+                """,
+            version: app.version,
+            subcommands: app.accounts ? [UserCommand.self] : []
+        )
+    }
 
     @Option(help: ArgumentHelp("Address to listen on (default 127.0.0.1; env RXLIVE_HOST).", valueName: "address"))
     var host: String?
@@ -141,18 +145,19 @@ struct RxLiveCommand: ParsableCommand {
             handler.logLevel = level
             return handler
         }
-        try serve(configuration, logger: Logger(label: "rxlive"))
+        let app = RxLiveApp.current
+        try serve(configuration, app: app, logger: Logger(label: app.name))
     }
 }
 
-/// The process entry point: runs the command, turning every usage or start-up
-/// error into one line on standard error and exit code 2.
-@main
+/// The process's work once `RxLiveApp.main()` named the app: runs the command, turning
+/// every usage or start-up error into one line on standard error and exit code 2.
 enum RxLiveMain {
-    static func main() {
+    static func main() -> Never {
         do {
             var command = try RxLiveCommand.parseAsRoot()
             try command.run()
+            Foundation.exit(0)
         } catch {
             // --help and --version arrive here as clean exits.
             if RxLiveCommand.exitCode(for: error) == .success {
@@ -169,7 +174,7 @@ enum RxLiveMain {
             ?? (error as? ServeError)?.description
             ?? RxLiveCommand.message(for: error)
         let oneLine = message.split(whereSeparator: \.isNewline).joined(separator: " ")
-        FileHandle.standardError.write(Data("rxlive: error: \(oneLine)\n".utf8))
+        FileHandle.standardError.write(Data("\(RxLiveApp.current.name): error: \(oneLine)\n".utf8))
         Foundation.exit(2)
     }
 }

@@ -82,7 +82,7 @@ struct UserCommand: ParsableCommand {
 }
 
 private func printError(_ message: String) {
-    FileHandle.standardError.write(Data("rxlive: \(message)\n".utf8))
+    FileHandle.standardError.write(Data("\(RxLiveApp.current.name): \(message)\n".utf8))
 }
 
 /// Reads a password: one line of standard input, with echo off while a terminal types it.

@@ -1,4 +1,5 @@
 import RxSwift
+import Sessions
 import ViewModels
 
 /// A session's login service: the seed's `loginRequest()` takes no arguments, so this asks

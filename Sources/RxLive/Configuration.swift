@@ -2,63 +2,66 @@ import EventLoop
 import Foundation
 import Logging
 
-/// Everything `rxlive` needs to serve, with the defaults a local run wants.
+/// Everything an RxLive app needs to serve, with the defaults a local run wants.
 ///
 /// Filled from command-line flags and `RXLIVE_*` environment variables; a flag
 /// wins over its variable, and a variable over the default.
-struct Configuration: Equatable, Sendable {
+public struct Configuration: Equatable, Sendable {
     /// Address to listen on. The loopback default keeps a developer's server private.
-    var host = "127.0.0.1"
-    var port = 8080
+    public var host = "127.0.0.1"
+    public var port = 8080
     /// The folder of the page; `nil` until resolved by `PublicDirectory.locate`.
-    var publicDirectory: String?
+    public var publicDirectory: String?
     /// How long the simulated login request takes, as the seed view model's `delay`.
-    var loginDelay: Duration = .seconds(2)
-    var logLevel: Logger.Level = .info
+    public var loginDelay: Duration = .seconds(2)
+    public var logLevel: Logger.Level = .info
     /// Largest WebSocket message a client may send, in bytes (larger closes with 1009).
-    var maxMessageSize = 65536
+    public var maxMessageSize = 65536
     /// Seconds between server pings on an idle WebSocket.
-    var pingInterval: Duration = .seconds(30)
+    public var pingInterval: Duration = .seconds(30)
     /// Seconds to wait for a pong before the connection counts as dead.
-    var pongTimeout: Duration = .seconds(15)
+    public var pongTimeout: Duration = .seconds(15)
     /// Origins allowed to open a WebSocket besides the page's own (which, like clients
     /// that send no Origin, is always allowed).
-    var allowedOrigins: [String] = []
+    public var allowedOrigins: [String] = []
     /// Messages per second one session may send (bursts of twice that); 0 turns the
     /// limit off (benchmarks).
-    var messageRate: Double = 100
+    public var messageRate: Double = 100
     /// PEM certificate chain and key to serve https:// and wss:// with; nil serves plain HTTP.
-    var tlsCertificate: String?
-    var tlsKey: String?
+    public var tlsCertificate: String?
+    public var tlsKey: String?
     /// Host names the server answers for; empty keeps the server's default (the listening
     /// address, localhost, 127.0.0.1 and [::1]).
-    var serverNames: [String] = []
+    public var serverNames: [String] = []
     /// What answers the login form: the account store (default) or the seed's simulation.
-    var loginService: LoginServiceKind = .store
+    public var loginService: LoginServiceKind = .store
     /// Where the accounts are (`sqlite:PATH` or `postgres://…`).
-    var database: DatabaseLocation = .sqlite(path: "data/rxlive.sqlite")
+    public var database: DatabaseLocation = .sqlite(path: "data/rxlive.sqlite")
     /// Threads that hash passwords; the default leaves one core to the event loop.
-    var loginWorkers = max(1, ProcessInfo.processInfo.activeProcessorCount - 1)
+    public var loginWorkers = max(1, ProcessInfo.processInfo.activeProcessorCount - 1)
     /// Proxies whose `X-Forwarded-For` is believed (exact IP addresses).
-    var trustedProxies: [String] = []
+    public var trustedProxies: [String] = []
     /// Whether `/ws/dashboard` exists: `auto` serves it on a loopback address (or with an
     /// admin token), `on` always, `off` never.
-    var dashboard: DashboardMode = .auto
+    public var dashboard: DashboardMode = .auto
     /// The token a dashboard viewer must present; nil: a random one is made at start.
-    var adminToken: String?
+    public var adminToken: String?
     /// Whether permessage-deflate (RFC 7692) is offered to clients that ask for it.
-    var deflate = true
+    public var deflate = true
     /// Event loops, one thread each; a session lives its whole life on one of them.
-    var loops = EventLoopGroup.processorCount
+    public var loops = EventLoopGroup.processorCount
     /// Longest drain after the grace: then the connections still open are dropped.
-    var shutdownTimeout: Duration = .seconds(5)
+    public var shutdownTimeout: Duration = .seconds(5)
     /// How long `/healthz` answers 503 after SIGTERM while everything is still served, so an
     /// orchestrator stops routing here before the sessions close. 0: drain at once.
-    var drainGrace: Duration = .zero
+    public var drainGrace: Duration = .zero
+
+    /// The defaults.
+    public init() {}
 }
 
 /// What answers the login form.
-enum LoginServiceKind: String, Equatable, Sendable, CaseIterable {
+public enum LoginServiceKind: String, Equatable, Sendable, CaseIterable {
     /// Accounts in `--database`, passwords hashed with argon2id.
     case store
     /// The seed's simulation: `true` after `--login-delay` for any filled-in form.
@@ -66,7 +69,7 @@ enum LoginServiceKind: String, Equatable, Sendable, CaseIterable {
 }
 
 /// Where the accounts are kept.
-enum DatabaseLocation: Equatable, Sendable, CustomStringConvertible {
+public enum DatabaseLocation: Equatable, Sendable, CustomStringConvertible {
     /// A local SQLite file.
     case sqlite(path: String)
     /// A PostgreSQL server, as a libpq connection URI.
@@ -86,7 +89,7 @@ enum DatabaseLocation: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// The location with any password in a PostgreSQL URI hidden, for logs.
-    var description: String {
+    public var description: String {
         switch self {
         case .sqlite(let path): return "sqlite:\(path)"
         case .postgres(let uri):
@@ -98,7 +101,7 @@ enum DatabaseLocation: Equatable, Sendable, CustomStringConvertible {
 }
 
 /// When the dashboard is served (`--dashboard`).
-enum DashboardMode: String, CaseIterable, Sendable {
+public enum DashboardMode: String, CaseIterable, Sendable {
     case auto, on, off
 }
 

@@ -1,6 +1,6 @@
 import RxSwift
 import RxTest
-import ViewModels
+@testable import Sessions
 import XCTest
 
 final class DashboardViewModelTests: XCTestCase {

@@ -5,7 +5,7 @@ import RxSwift
 ///
 /// It knows nothing of servers: the statistics and the watching of a session are
 /// injected as streams.
-public struct DashboardViewModel: ViewModelType {
+public struct DashboardViewModel {
     /// The viewer's choice.
     public struct Input {
         /// The id of the session to watch; empty for none.

@@ -1,0 +1,59 @@
+import RxSwift
+import Sessions
+import ViewModels
+
+/// The settings of the two forms: the login's service, its simulated delay and its tap limit.
+public struct FormsSettings: Sendable {
+    /// How long the simulated login request takes (the RxSwift example's: 2 s).
+    public var loginDelay: Duration = .seconds(2)
+    /// Login taps per session: 10 at once, then one every 2 s. `nil`: no limit.
+    public var loginTapLimit: RateLimit? = RateLimit(perSecond: 0.5, burst: 10)
+    /// Makes the login service of one session from its client's address. `nil`: the
+    /// RxSwift example's simulation with `loginDelay`.
+    public var loginService: (@Sendable (_ clientAddress: String) -> any LoginService)?
+
+    /// The production defaults.
+    public init() {}
+
+    /// The defaults with another login delay.
+    public init(loginDelay: Duration) {
+        self.loginDelay = loginDelay
+    }
+}
+
+/// The view models `rxlive` serves: the login and sum forms of RxSwift's MVVM example,
+/// each one declaration (the dashboard is the library's own).
+public enum FormsCatalog {
+    /// The login and sum view models with `settings`.
+    public static func viewModels(_ settings: FormsSettings = FormsSettings()) -> [WireViewModel] {
+        let loginDelay = settings.loginDelay.rxTimeInterval
+        let loginService = settings.loginService
+        return [
+            WireViewModel(
+                name: "login",
+                context: { client in (client: client, credentials: LoginCredentials()) },
+                transform: { session, input in
+                    let service: any LoginService = loginService?(session.client.address) ?? SimulatedLoginService(delay: loginDelay)
+                    return LoginViewModel(service: ReportingLoginService(
+                        service: service, client: session.client, credentials: session.credentials)).transform(input: input)
+                },
+                input: { wire, session in
+                    LoginViewModel.Input(
+                        username: wire.text("username").do(onNext: { session.credentials.username = $0 }),
+                        password: wire.text("password", secret: true).do(onNext: { session.credentials.password = $0 }),
+                        loginTapped: wire.tap("loginTapped", limit: settings.loginTapLimit))
+                },
+                outputs: [
+                    WireOutput("isLoginButtonEnabled", \.isLoginButtonEnabled),
+                    WireOutput("loginResult", \.loginResult),
+                ]),
+            WireViewModel(
+                name: "sum",
+                transform: { SumViewModel().transform(input: $0) },
+                input: { wire in
+                    SumViewModel.Input(number1: wire.text("number1"), number2: wire.text("number2"), number3: wire.text("number3"))
+                },
+                outputs: [WireOutput("sum", \.sum)]),
+        ]
+    }
+}

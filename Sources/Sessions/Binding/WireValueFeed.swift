@@ -1,0 +1,93 @@
+import Foundation
+import RxSwift
+
+/// The input subject of a value input, and how a message's value becomes one of its
+/// elements: decoded from JSON into the input's `Decodable` type.
+class WireValueFeed {
+    /// Decodes `value`, calls `accepted` and sends the value on; a value that does not
+    /// decode is refused with the input's name and the type it expected, and nothing is sent.
+    func feed(_ value: ClientMessage.Value, input name: String, accepted: () -> Void) -> ProtocolError? {
+        fatalError("subclass responsibility")
+    }
+}
+
+/// The feed of an input of type `Value`.
+final class TypedWireValueFeed<Value: Decodable>: WireValueFeed {
+    let subject = PublishSubject<Value>()
+
+    override func feed(_ value: ClientMessage.Value, input name: String, accepted: () -> Void) -> ProtocolError? {
+        let decoded: Value
+        do {
+            decoded = try WireJSON.decode(Value.self, from: value)
+        } catch {
+            return ProtocolError(.badValue, "\"\(name)\" expects \(WireJSON.typeName(Value.self)): \(WireJSON.describe(error))")
+        }
+        accepted()
+        subject.onNext(decoded)
+        return nil
+    }
+}
+
+/// The JSON of value inputs and `Encodable` outputs: Swift's `Codable` shapes, with dates
+/// as ISO 8601 strings (PROTOCOL.md, "Values").
+enum WireJSON {
+    /// `value` as a `Value`: a JSON string is decoded as the string it is (a `String`
+    /// input, an enum of string raw values), any other JSON from its text.
+    static func decode<Value: Decodable>(_ type: Value.Type, from value: ClientMessage.Value) throws -> Value {
+        switch value {
+        case .string(let string):
+            if let string = string as? Value { return string }
+            return try decoder().decode(Value.self, from: Data(jsonString(string).utf8))
+        case .json(let text):
+            return try decoder().decode(Value.self, from: Data(text.utf8))
+        case .absent:
+            throw DecodingError.valueNotFound(Value.self, .init(codingPath: [], debugDescription: "no value"))
+        }
+    }
+
+    /// `value` as JSON text, in the shape `decode` reads back.
+    static func encode<Value: Encodable>(_ value: Value) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    /// The type's name as a person reads it: `Int`, `Optional<String>`, `SignUp.Form`.
+    static func typeName(_ type: Any.Type) -> String {
+        String(describing: type)
+    }
+
+    /// One line on why a value did not decode, naming where in it.
+    static func describe(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "not valid JSON for it" }
+        func path(_ context: DecodingError.Context) -> String {
+            let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            return keys.isEmpty ? "" : " at \(keys.hasPrefix(".") ? String(keys.dropFirst()) : keys)"
+        }
+        switch error {
+        case .typeMismatch(let type, let context):
+            return "expected \(typeName(type))\(path(context))"
+        case .valueNotFound(let type, let context):
+            return "missing \(typeName(type))\(path(context))"
+        case .keyNotFound(let key, let context):
+            return "missing key \"\(key.stringValue)\"\(path(context))"
+        case .dataCorrupted(let context):
+            return "\(context.debugDescription.prefix(120))\(path(context))"
+        @unknown default:
+            return "not valid JSON for it"
+        }
+    }
+
+    private static func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+
+    private static func jsonString(_ string: String) -> String {
+        var json = ""
+        json.appendJSONString(string)
+        return json
+    }
+}

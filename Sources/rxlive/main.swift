@@ -1,0 +1,17 @@
+import RxLive
+import RxLiveForms
+
+// `rxlive`: the login and sum forms of RxSwift's MVVM example, and the dashboard, served
+// by the RxLive library.
+RxLiveApp(
+    name: "rxlive",
+    abstract: "Serve the RxLive page and its WebSocket form sessions (/ws/login, /ws/sum).",
+    version: "0.1.0",
+    accounts: true
+) { context in
+    var forms = FormsSettings(loginDelay: context.configuration.loginDelay)
+    if let accounts = context.accounts {
+        forms.loginService = { address in accounts(address) }
+    }
+    return FormsCatalog.viewModels(forms)
+}.main()
