@@ -48,7 +48,7 @@ enum WireJSON {
     /// `value` as JSON text, in the shape `decode` reads back.
     static func encode<Value: Encodable>(_ value: Value) throws -> String {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]  // the same value, the same text
         encoder.dateEncodingStrategy = .iso8601
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
