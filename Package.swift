@@ -12,7 +12,7 @@ let package = Package(
         .library(name: "RxBlocking", targets: ["RxBlocking"]),
         .library(name: "RxCocoa", targets: ["RxCocoa"]),
         // The framework an app depends on to serve its own view models and page.
-        .library(name: "RxLive", targets: ["RxLive", "Sessions"]),
+        .library(name: "RxLive", targets: ["RxLive"]),
         .executable(name: "rxlive", targets: ["rxlive"]),
     ],
     dependencies: [

@@ -1,0 +1,34 @@
+import RxSwift
+import Synchronization
+
+/// The back end a sign-up form talks to: is a name free, and make the account.
+public protocol SignUpService {
+    /// Whether `username` is still free.
+    func usernameAvailable(_ username: String) -> Single<Bool>
+    /// Makes the account; `false` when the name was taken meanwhile.
+    func signUp(_ username: String, password: String) -> Single<Bool>
+}
+
+/// Accounts kept in memory, answering after a delay as a remote service would.
+public final class InMemorySignUpService: SignUpService, @unchecked Sendable {  // `users` is a Mutex; the scheduler is only read
+    private let scheduler: any SchedulerType
+    private let latency: RxTimeInterval
+    private let users: Mutex<Set<String>>
+
+    /// A directory holding `users` (compared without case), answering after `latency` on `scheduler`.
+    public init(users: Set<String>, latency: RxTimeInterval, scheduler: any SchedulerType) {
+        self.users = Mutex(Set(users.map { $0.lowercased() }))
+        self.latency = latency
+        self.scheduler = scheduler
+    }
+
+    public func usernameAvailable(_ username: String) -> Single<Bool> {
+        Single.deferred { [self] in .just(users.withLock { !$0.contains(username.lowercased()) }) }
+            .delay(latency, scheduler: scheduler)
+    }
+
+    public func signUp(_ username: String, password: String) -> Single<Bool> {
+        Single.deferred { [self] in .just(users.withLock { $0.insert(username.lowercased()).inserted }) }
+            .delay(latency, scheduler: scheduler)
+    }
+}

@@ -1,0 +1,31 @@
+import RxCocoa
+import RxLive
+import RxSwift
+import SignUp
+
+// The sign-up form on the web: one declaration of the view model on the wire, served by
+// RxLive with everything `rxlive` has (TLS, deflate, loops, health, metrics, dashboard, drain).
+let service = InMemorySignUpService(users: ["admin", "ada"], latency: .milliseconds(300), scheduler: MainScheduler.instance)
+
+RxLiveApp(name: "signup-server", abstract: "Serve the sign-up form (/ws/signup).") { _ in
+    [
+        WireViewModel(
+            name: "signup",
+            transform: { (input: SignUpViewModel.Input) in SignUpViewModel(input: input, service: service) },
+            input: { wire in
+                SignUpViewModel.Input(
+                    username: wire.text("username").asDriver(onErrorJustReturn: ""),
+                    password: wire.text("password", secret: true).asDriver(onErrorJustReturn: ""),
+                    repeatedPassword: wire.text("repeatedPassword", secret: true).asDriver(onErrorJustReturn: ""),
+                    signUpTaps: wire.tap("signUp").asSignal(onErrorSignalWith: .empty()))
+            },
+            outputs: [
+                WireOutput("validatedUsername", \.validatedUsername),
+                WireOutput("validatedPassword", \.validatedPassword),
+                WireOutput("validatedRepeatedPassword", \.validatedRepeatedPassword),
+                WireOutput("signUpEnabled", \.signUpEnabled),
+                WireOutput("checking", \.checking),
+                WireOutput("signedUp", \.signedUp),
+            ]),
+    ]
+}.main()
