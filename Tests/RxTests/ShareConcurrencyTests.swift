@@ -83,9 +83,7 @@ final class ShareConcurrencyTests: RxTestCase {
 
     func testShareDoesNotDisconnectHoldingItsLock() {
         let probe = LockInversionProbe()
-        let shared = Observable<Int>.create { _ in
-            Disposables.create { probe.callout() }
-        }.share()
+        let shared = probe.sourceCallingOutOnTeardown().share()
         let first = shared.subscribe()
         let calloutTookForeignLock = probe.run(
             trigger: { first.dispose() },
@@ -96,9 +94,7 @@ final class ShareConcurrencyTests: RxTestCase {
 
     func testMulticastConnectionDoesNotTearDownHoldingItsLock() {
         let probe = LockInversionProbe()
-        let connectable = Observable<Int>.create { _ in
-            Disposables.create { probe.callout() }
-        }.multicast(PublishSubject())
+        let connectable = probe.sourceCallingOutOnTeardown().multicast(PublishSubject())
         let connection = connectable.connect()
         let calloutTookForeignLock = probe.run(
             trigger: { connection.dispose() },
@@ -129,13 +125,7 @@ final class ShareConcurrencyTests: RxTestCase {
         let probe = LockInversionProbe()
         let first = PublishSubject<Int>()
         let second = PublishSubject<Int>()
-        let firstTearingDownSlowly = Observable<Int>.create { observer in
-            let subscription = first.subscribe(observer)
-            return Disposables.create {
-                probe.callout()
-                subscription.dispose()
-            }
-        }
+        let firstTearingDownSlowly = probe.sourceCallingOutOnTeardown(forwarding: first.asObservable())
         let subscription = Observable.zip([firstTearingDownSlowly, second.asObservable()]).subscribe()
         let calloutTookForeignLock = probe.run(
             trigger: { first.onCompleted() },
@@ -149,13 +139,7 @@ final class ShareConcurrencyTests: RxTestCase {
         let probe = LockInversionProbe()
         let first = PublishSubject<Int>()
         let second = PublishSubject<Int>()
-        let firstTearingDownSlowly = Observable<Int>.create { observer in
-            let subscription = first.subscribe(observer)
-            return Disposables.create {
-                probe.callout()
-                subscription.dispose()
-            }
-        }
+        let firstTearingDownSlowly = probe.sourceCallingOutOnTeardown(forwarding: first.asObservable())
         let subscription = Observable.merge(firstTearingDownSlowly, second.asObservable()).subscribe()
         let calloutTookForeignLock = probe.run(
             trigger: { first.onCompleted() },
@@ -186,6 +170,18 @@ private final class LockInversionProbe: @unchecked Sendable { // the semaphores 
         if foreignLock.lock(before: Date().addingTimeInterval(2)) {
             foreignLock.unlock()
             tookForeignLock.store(true, ordering: .releasing)
+        }
+    }
+
+    /// A source that sends the events of `forwarded` (none if `nil`) and calls out when its
+    /// subscription is disposed.
+    func sourceCallingOutOnTeardown(forwarding forwarded: Observable<Int>? = nil) -> Observable<Int> {
+        Observable.create { observer in
+            let subscription = forwarded?.subscribe(observer)
+            return Disposables.create {
+                self.callout()
+                subscription?.dispose()
+            }
         }
     }
 
