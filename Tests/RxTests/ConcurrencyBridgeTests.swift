@@ -105,25 +105,10 @@ final class ConcurrencyBridgeTests: RxTestCase {
         }
     }
 
-    func testSingleFromRunsTheBlockAndDisposingCancelsTheTask() async throws {
+    func testTheTraitsFromSendTheResultOfTheirBlock() async throws {
+        // `Single.from` is `Single.create(work:)`; its cancellation is tested with `create`.
         let value = try await Single.from { 21 * 2 }.value
         XCTAssertEqual(value, 42)
-
-        let started = Signal()
-        let cancelled = Signal()
-        let subscription = Single<Int>.from {
-            started.fire()
-            do {
-                try await Task.sleep(for: .seconds(60))
-            } catch {
-                cancelled.fire()
-                throw error
-            }
-            return 0
-        }.subscribe(onSuccess: { _ in XCTFail("must not succeed") })
-        await started.wait()
-        subscription.dispose()
-        await cancelled.wait()
 
         try await Completable.from {}.value
         let maybe = try await Maybe<Int>.from(nil).value
@@ -145,7 +130,7 @@ final class ConcurrencyBridgeTests: RxTestCase {
             continuation.finish(throwing: testError)
         }
         do {
-            _ = try await stream.asObservable(detached: true).toArray().value
+            _ = try await stream.asObservable(priority: .high).toArray().value
             XCTFail("must fail")
         } catch {
             XCTAssertEqual(error as? TestError, testError)
@@ -164,6 +149,96 @@ final class ConcurrencyBridgeTests: RxTestCase {
         await first.wait()
         subscription.dispose()
         await terminated.wait()
+    }
+}
+
+/// `Single.create(detached:priority:work:)` and `AsyncSequence.asObservable(priority:)`: where
+/// the work runs (detached or not, at which priority), results, errors and cancellation.
+final class AsyncCreationTests: RxTestCase {
+    @TaskLocal static var marker: String?
+
+    func testAsObservableIteratesInADetachedTaskAtTheGivenPriority() async throws {
+        let probe = ContextProbe()
+        // A task-local value is inherited by `Task {}` but not by `Task.detached`.
+        let values = try await Self.$marker.withValue("subscriber") {
+            try await probe.sequence(count: 2).asObservable(priority: .low).toArray().value
+        }
+        XCTAssertEqual(values, [0, 1])
+        XCTAssertEqual(probe.markers, [nil, nil, nil])
+        XCTAssertEqual(probe.priorities, [.low, .low, .low])
+    }
+
+    func testSingleCreateWorkSendsTheResultOrTheError() async throws {
+        let value = try await Single.create { 6 * 7 }.value
+        XCTAssertEqual(value, 42)
+        do {
+            _ = try await Single<Int>.create(work: { throw testError }).value
+            XCTFail("must fail")
+        } catch {
+            XCTAssertEqual(error as? TestError, testError)
+        }
+        // The observer-based `create` still wins for a closure taking the observer.
+        let observerBased = try await Single<Int>.create { observer in
+            observer(.success(1))
+            return Disposables.create()
+        }.value
+        XCTAssertEqual(observerBased, 1)
+    }
+
+    func testSingleCreateRunsDetachedOnlyWhenAskedAtTheGivenPriority() async throws {
+        let (inherited, detached) = try await Self.$marker.withValue("subscriber") {
+            let inherited = try await Single.create(priority: .high) { (Self.marker, Task.currentPriority) }.value
+            let detached = try await Single.create(detached: true, priority: .low) { (Self.marker, Task.currentPriority) }.value
+            return (inherited, detached)
+        }
+        XCTAssertEqual(inherited.0, "subscriber")
+        XCTAssertEqual(inherited.1, .high)
+        XCTAssertNil(detached.0)
+        XCTAssertEqual(detached.1, .low)
+    }
+
+    func testDisposingSingleCreateCancelsTheWork() async {
+        let started = Signal()
+        let cancelled = Signal()
+        let subscription = Single<Int>.create(detached: true) {
+            started.fire()
+            do {
+                try await Task.sleep(for: .seconds(60))
+            } catch {
+                cancelled.fire()
+                throw error
+            }
+            return 0
+        }.subscribe(onSuccess: { _ in XCTFail("must not succeed") }, onFailure: { _ in XCTFail("a disposed single sends nothing") })
+        await started.wait()
+        subscription.dispose()
+        await cancelled.wait()
+    }
+}
+
+/// An async sequence of `0..<count` that records, at each `next()`, the task-local marker and
+/// the priority of the task iterating it.
+private final class ContextProbe: @unchecked Sendable { // `lock` guards the records
+    private let lock = NSLock()
+    private var records: [(String?, TaskPriority)] = []
+
+    var markers: [String?] { lock.withLock { records.map(\.0) } }
+    var priorities: [TaskPriority] { lock.withLock { records.map(\.1) } }
+
+    func sequence(count: Int) -> AsyncStream<Int> {
+        AsyncStream(unfolding: { [self] in
+            let index = record()
+            return index < count ? index : nil
+        })
+    }
+
+    /// Records the iterating task's context; returns how many records were made before.
+    private func record() -> Int {
+        let entry = (AsyncCreationTests.marker, Task.currentPriority)
+        return lock.withLock {
+            records.append(entry)
+            return records.count - 1
+        }
     }
 }
 

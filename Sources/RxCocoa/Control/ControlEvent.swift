@@ -38,6 +38,11 @@ public struct ControlEvent<PropertyType>: ControlEventType {
     public func asControlEvent() -> ControlEvent<Element> {
         self
     }
+
+    /// The control event as an `Infallible` (a control event never fails).
+    public func asInfallible() -> Infallible<Element> {
+        asInfallible(onErrorFallbackTo: .empty())
+    }
 }
 
 extension ControlEvent {

@@ -28,6 +28,12 @@ public struct SharedSequence<SharingStrategy: SharingStrategyProtocol, Element>:
     public func asSharedSequence() -> SharedSequence<SharingStrategy, Element> {
         self
     }
+
+    /// The shared sequence as an `Infallible`: the same events (it never fails), delivered on
+    /// its sharing strategy's scheduler.
+    public func asInfallible() -> Infallible<Element> {
+        asInfallible(onErrorFallbackTo: .empty())
+    }
 }
 
 /// How a kind of `SharedSequence` delivers and shares its events.

@@ -43,22 +43,23 @@ extension ObservableConvertibleType {
 
 extension AsyncSequence {
     /// An `Observable` of the elements of this async sequence: each subscription iterates it
-    /// in a new `Task` (detached from the current task with `detached`), sends its elements,
-    /// then completes, or fails with the error it throws (`CancellationError` completes).
-    /// Disposing the subscription cancels the task.
+    /// in a detached task (so the subscribing thread is never blocked and the task inherits
+    /// no actor), sends its elements, then completes, or fails with the error it throws
+    /// (`CancellationError` completes). Disposing the subscription cancels the task. Events
+    /// arrive on the task's thread; use `observe(on:)` to move them.
     ///
     /// Differs from RxSwift only in what Swift 6 checks: the sequence and the observer are
     /// handed to the task unchecked, so a sequence subscribed to several times must allow
     /// several iterations at once (as RxSwift also requires).
     ///
+    /// - parameter priority: The priority of the iterating task.
     /// - returns: The `Observable`.
-    public func asObservable(detached: Bool = false) -> Observable<Element> {
+    public func asObservable(priority: TaskPriority? = nil) -> Observable<Element> {
         Observable.create { observer in
             // Erased to a non-generic existential so the task's closure captures no generic
             // metatypes (Swift 6 cannot prove those Sendable).
             let iteration: any AsyncIteration = AsyncSequenceIteration(sequence: self, observer: observer)
-            let operation: @Sendable () async -> Void = { await iteration.run() }
-            let task = detached ? Task.detached(operation: operation) : Task(operation: operation)
+            let task = Task.detached(priority: priority) { await iteration.run() }
             return Disposables.create { task.cancel() }
         }
     }

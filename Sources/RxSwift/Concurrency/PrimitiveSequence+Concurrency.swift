@@ -16,25 +16,45 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
         }
     }
 
-    /// A `Single` that runs `block` in a new `Task` for each subscriber and sends its result
-    /// or error; disposing the subscription cancels the task.
+    /// A `Single` of the result of `work`, which runs in a new task for each subscriber; an
+    /// error it throws is the `Single`'s error. Disposing the subscription cancels the task.
     ///
-    /// Differs from RxSwift in Swift 6 only: `block` runs in another task, so it must be
-    /// `@Sendable` (closure literals that capture only `Sendable` values already are).
-    public static func from(_ block: @escaping @Sendable () async throws -> Element) -> Single<Element> {
-        .create { observer in
+    /// Disfavoured, as in RxSwift, so that `Single.create { observer in ... }` still means the
+    /// observer-based `create(subscribe:)`.
+    ///
+    /// - parameter detached: Whether the task is detached from the subscribing task (its actor,
+    ///   priority and task-local values); `false` makes a child-like `Task`.
+    /// - parameter priority: The priority of the task.
+    /// - parameter work: The asynchronous work whose result is the element.
+    /// - returns: The `Single`.
+    @_disfavoredOverload
+    public static func create(
+        detached: Bool = false,
+        priority: TaskPriority? = nil,
+        work: @Sendable @escaping () async throws -> Element
+    ) -> PrimitiveSequence<Trait, Element> {
+        Single.create { observer in
             // The task sends the one result; Rx observers take events from any thread.
             let transfer = UncheckedTransfer(observer)
-            let task = Task {
+            let operation: @Sendable () async -> Void = {
                 do {
-                    let element = try await block()
+                    let element = try await work()
                     transfer.value(.success(element))
                 } catch {
                     transfer.value(.failure(error))
                 }
             }
+            let task = detached ? Task.detached(priority: priority, operation: operation) : Task(priority: priority, operation: operation)
             return Disposables.create { task.cancel() }
         }
+    }
+
+    /// A `Single` that runs `block` in a new `Task` for each subscriber and sends its result
+    /// or error; disposing the subscription cancels the task. The same as
+    /// `create(work: block)`; kept for code written against this library before it had
+    /// RxSwift's spelling.
+    public static func from(_ block: @escaping @Sendable () async throws -> Element) -> Single<Element> {
+        create(work: block)
     }
 }
 
@@ -60,10 +80,10 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// error, or completes empty when `block` is `nil`; disposing the subscription cancels the
     /// task.
     ///
-    /// Differs from RxSwift in Swift 6 only: `block` must be `@Sendable` (see `Single.from`).
+    /// `block` must be `@Sendable`: it runs in another task.
     public static func from(_ block: (@Sendable () async throws -> Element)?) -> Maybe<Element> {
         .create { observer in
-            let transfer = UncheckedTransfer(observer) // see `Single.from`
+            let transfer = UncheckedTransfer(observer) // Rx observers take events from any thread
             let task = Task {
                 guard let block else {
                     transfer.value(.completed)
@@ -101,10 +121,10 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Neve
     /// A `Completable` that runs `block` in a new `Task` for each subscriber and completes, or
     /// fails with its error; disposing the subscription cancels the task.
     ///
-    /// Differs from RxSwift in Swift 6 only: `block` must be `@Sendable` (see `Single.from`).
+    /// `block` must be `@Sendable`: it runs in another task.
     public static func from(_ block: @escaping @Sendable () async throws -> Void) -> Completable {
         .create { observer in
-            let transfer = UncheckedTransfer(observer) // see `Single.from`
+            let transfer = UncheckedTransfer(observer) // Rx observers take events from any thread
             let task = Task {
                 do {
                     try await block()

@@ -1,3 +1,7 @@
+/// Another name of `Observable`, for code that also sees a type of that name from another
+/// module (Combine's `Observable` protocol, for one).
+public typealias RxObservable<Element> = RxSwift.Observable<Element>
+
 /// A sequence of events over time: the base class of every observable of the library.
 ///
 /// Abstract: operators subclass `Producer`; subjects subclass `Observable` directly.

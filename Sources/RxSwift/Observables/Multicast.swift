@@ -64,8 +64,9 @@ extension ObservableType {
 final class ConnectableObservableAdapter<Subject: SubjectType>: ConnectableObservable<Subject.Element> {
     fileprivate let source: Observable<Subject.Observer.Element>
     private let makeSubject: () -> Subject
-    /// Held while changing the connection (recursive: a subject may replay to an observer
-    /// that connects or subscribes again).
+    /// Held while reading or changing the subject and the connection, never while calling
+    /// out (subscribing upstream, a subject replaying): that would deadlock against a thread
+    /// that holds a lock of its own while it subscribes here (RxSwift #2698, #2713).
     fileprivate let lock = RecursiveLock()
     /// Guarded by `lock`: the subject of the current (or next) connection.
     fileprivate var subject: Subject?
@@ -89,22 +90,27 @@ final class ConnectableObservableAdapter<Subject: SubjectType>: ConnectableObser
     }
 
     override func connect() -> Disposable {
-        lock.performLocked {
-            if let connection {
-                return connection
+        let (connection, subscription): (MulticastConnection<Subject>, SingleAssignmentDisposable?) = lock.performLocked {
+            if let current = self.connection {
+                return (current, nil)
             }
             let subscription = SingleAssignmentDisposable()
             let connection = MulticastConnection(parent: self, subjectObserver: lazySubject.asObserver(), subscription: subscription)
             self.connection = connection
-            subscription.setDisposable(source.subscribe(connection))
-            return connection
+            return (connection, subscription)
         }
+        // A connection disposed meanwhile disposes this subscription as soon as it is set.
+        subscription?.setDisposable(source.subscribe(connection))
+        return connection
     }
 
+    /// Subscribes `observer` to the subject of the current (or next) connection. If that
+    /// connection ends while the observer subscribes, it may land on the ended subject, as in
+    /// RxSwift; `refCount()` counts its observers in before subscribing, so its connection
+    /// cannot end by disposal meanwhile, and re-subscribes those that missed an end by a
+    /// terminal event.
     override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Subject.Element {
-        // Under the lock, so the observer joins the subject of the connection current at
-        // that moment and never one that a connection ending meanwhile is dropping.
-        lock.performLocked { lazySubject.subscribe(observer) }
+        lock.performLocked { lazySubject }.subscribe(observer)
     }
 }
 

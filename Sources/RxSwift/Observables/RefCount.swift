@@ -23,35 +23,53 @@ private final class RefCountSink<ConnectableSource: ConnectableObservableType, O
         super.init(observer: observer, cancel: cancel)
     }
 
+    /// Counts the observer in, subscribes it to the source, and connects if it is the first.
+    ///
+    /// The lock is held only for the count: subscribing (a subject may replay into the
+    /// observer), connecting (subscribes upstream) and disconnecting (tears upstream down)
+    /// call out to code that may take other locks, and doing that under this lock deadlocks
+    /// against a thread holding such a lock while it subscribes here (RxSwift #2698, #2713).
+    /// Being counted first keeps the connection from ending by disposal while the observer
+    /// subscribes; if it ends by a terminal event meanwhile and the observer missed it (it
+    /// joined the next connection's subject), the observer counts in again.
     func run() -> Disposable {
-        // Subscribing and connecting under the lock, and disconnecting under it too, keeps a
-        // subscriber from joining a connection that another thread is ending (it would be
-        // left on a subject the next connection no longer feeds).
-        let (subscription, counted): (Disposable, Bool) = parent.lock.performLocked {
+        while true {
+            let (id, connection) = parent.lock.performLocked { () -> (UInt64, SingleAssignmentDisposable?) in
+                connectionId = parent.connectionId
+                parent.count += 1
+                guard parent.count == 1 else { return (connectionId, nil) }
+                let connection = SingleAssignmentDisposable()
+                parent.connection = connection
+                return (connectionId, connection)
+            }
             let subscription = parent.source.subscribe(self)
-            connectionId = parent.connectionId
-            if isDisposed {
-                return (subscription, false)
+            let stillCounted = parent.lock.performLocked { parent.connectionId == id && !isDisposed }
+            if stillCounted {
+                connection?.setDisposable(parent.source.connect())
+                return Disposables.create {
+                    subscription.dispose()
+                    self.leave()
+                }
             }
-            parent.count += 1
-            if parent.count == 1 {
-                parent.connection = parent.source.connect()
-            }
-            return (subscription, true)
-        }
-        guard counted else { return subscription }
-        return Disposables.create {
             subscription.dispose()
-            self.parent.lock.performLocked {
-                // A terminal event already ended this connection.
-                guard self.parent.connectionId == self.connectionId else { return }
-                self.parent.count -= 1
-                guard self.parent.count == 0 else { return }
-                let connection = self.parent.connection
-                self.parent.connection = nil
-                connection?.dispose()
+            leave()
+            if isDisposed {
+                return Disposables.create()
             }
         }
+    }
+
+    /// Uncounts the observer from its connection, disconnecting after the last one.
+    private func leave() {
+        let connection: Disposable? = parent.lock.performLocked {
+            // A terminal event already ended this connection.
+            guard parent.connectionId == connectionId else { return nil }
+            parent.count -= 1
+            guard parent.count == 0 else { return nil }
+            defer { parent.connection = nil }
+            return parent.connection
+        }
+        connection?.dispose()
     }
 
     func on(_ event: Event<Element>) {
@@ -59,14 +77,16 @@ private final class RefCountSink<ConnectableSource: ConnectableObservableType, O
         case .next:
             forwardOn(event)
         case .error, .completed:
-            parent.lock.performLocked {
-                guard parent.connectionId == connectionId else { return }
-                let connection = parent.connection
-                parent.count = 0
-                parent.connectionId &+= 1
-                parent.connection = nil
-                connection?.dispose()
+            let connection: Disposable? = parent.lock.performLocked {
+                guard parent.connectionId == connectionId else { return nil }
+                defer {
+                    parent.count = 0
+                    parent.connectionId &+= 1
+                    parent.connection = nil
+                }
+                return parent.connection
             }
+            connection?.dispose()
             forwardOn(event)
             dispose()
         }
@@ -75,9 +95,9 @@ private final class RefCountSink<ConnectableSource: ConnectableObservableType, O
 
 private final class RefCount<ConnectableSource: ConnectableObservableType>: Producer<ConnectableSource.Element> {
     let source: ConnectableSource
-    /// Held while changing the count and the connection (recursive: connecting may send
-    /// events synchronously to observers that subscribe or unsubscribe again).
-    let lock = RecursiveLock()
+    /// Held only while reading or changing the count and the connection, never while
+    /// calling out.
+    let lock = RxLock(())
     /// Guarded by `lock`, as are the two below: the subscribed observers.
     var count = 0
     /// Id of the current connection; observers of an ended connection no longer count.
