@@ -4,8 +4,9 @@
  *
  *   data-rx-view="sum"         on a container: one session of that view model at /ws/sum, bound
  *                              when the page loads (data-rx-url="/other/path" or "wss://…" overrides)
- *   data-rx-input="name"       on input/textarea/select: sends its value on every `input` event and
- *                              after every (re)connect: the text; a checkbox's `checked`; a radio
+ *   data-rx-input="name"       on input/textarea/select: sends its value on every edit (`input`;
+ *                              `change` for choices) and after every (re)connect: the text; a
+ *                              select's value; a checkbox's `checked`; a radio
  *                              group's checked value or null; data-rx-type="number" a JSON number
  *                              (null when empty or not a number); data-rx-type="json" the field
  *                              parsed as JSON (not sent while invalid, then aria-invalid="true")
@@ -177,13 +178,6 @@ export function inputValue(element) {
   }
 }
 
-/** The ws: or wss: URL of `url` (a path or a full URL) on the host that served this page. */
-function socketURL(url) {
-  const absolute = new URL(url, location.href);
-  absolute.protocol = absolute.protocol === "https:" ? "wss:" : absolute.protocol === "http:" ? "ws:" : absolute.protocol;
-  return absolute.href;
-}
-
 /**
  * Binds `container` to one session of a view model (options.view, else its data-rx-view) at
  * options.url, else its data-rx-url, else /ws/<view>. Once the server says `ready` it sends the
@@ -193,7 +187,9 @@ function socketURL(url) {
 export function bind(container, options = {}) {
   if (sessions.has(container)) return sessions.get(container);
   const view = options.view ?? container.dataset.rxView;
-  const url = socketURL(options.url ?? container.dataset.rxUrl ?? `/ws/${encodeURIComponent(view)}`);
+  // A path is on the host that served the page; http(s) becomes ws(s).
+  const url = new URL(options.url ?? container.dataset.rxUrl ?? `/ws/${encodeURIComponent(view)}`, location.href);
+  url.protocol = url.protocol.replace(/^http/, "ws");
   const statusText = { ...STATUS_TEXT, ...options.statusText };
   const listening = new AbortController();
   const sentByScript = new Map(); // handle.send values, recovered like the fields' values
@@ -214,17 +210,13 @@ export function bind(container, options = {}) {
       status.textContent = statusText[state];
     }
   };
-  const showError = (code, message) => {
-    for (const error of all("[data-rx-error]")) {
-      error.dataset.code = code;
-      error.textContent = message;
-    }
-  };
-  const clearError = () => {
+  // Shows a refusal on every [data-rx-error]; without a code, clears it.
+  const showError = (code, message = "") => {
     resent = false;
     for (const error of all("[data-rx-error]")) {
-      error.textContent = "";
-      delete error.dataset.code;
+      error.textContent = message;
+      if (code) error.dataset.code = code;
+      else delete error.dataset.code;
     }
   };
 
@@ -286,19 +278,18 @@ export function bind(container, options = {}) {
     if (message.ready) {
       failures = 0;
       setStatus("live");
-      clearError(); // refusals belonged to the old session
+      showError(); // refusals belonged to the old session
       warnAboutNames(message.ready);
       emit("ready", { ready: message.ready });
       setLive(true);
       sendAllValues();
     } else if (typeof message.output === "string") {
       // An answer to the resent values: the refusal no longer describes the session.
-      if (resent) clearError();
+      if (resent) showError();
       renderOutput(container, message.output, message.value);
       emit("output", { name: message.output, value: message.value });
     } else if (message.error) {
       const { code, message: text, retryAfter } = message.error;
-      resent = false;
       showError(code, text);
       emit("error", { code, message: text, retryAfter });
       if (code === "rate_limited") {
@@ -333,13 +324,18 @@ export function bind(container, options = {}) {
     return sent;
   };
   const on = (type, listener) => container.addEventListener(type, listener, { signal: listening.signal });
-  on("input", (event) => {
+  const edited = (event) => {
     const input = event.target.closest?.("[data-rx-input]");
     if (!input || !container.contains(input)) return;
-    clearError(); // a fresh edit supersedes the last refusal
+    // A choice (select, checkbox, radio) is sent on `change`, which every way of choosing fires; text on `input`.
+    const choice = input.localName === "select" || input.type === "checkbox" || input.type === "radio";
+    if (choice !== (event.type === "change")) return;
+    showError(); // a fresh edit supersedes the last refusal
     const value = inputValue(input);
     if (value !== undefined) send({ input: input.dataset.rxInput, value });
-  });
+  };
+  on("input", edited);
+  on("change", edited);
   on("click", (event) => {
     const button = event.target.closest?.("[data-rx-tap]");
     // A submit button's click submits its form; the submit sends the tap.
