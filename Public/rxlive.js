@@ -264,7 +264,7 @@ export function bind(container, options = {}) {
       ...all("[data-rx-tap]").map((e) => e.dataset.rxTap).filter((n) => inputs[n] !== "tap"),
       ...collectBindings(container).map((b) => b.path[0]).filter((n) => !outputs.has(n)),
     ];
-    if (unknown.length) console.warn(`rxlive: ${ready.viewModel} has no such inputs, taps or outputs:`, [...new Set(unknown)]);
+    if (unknown.length) console.warn(`rxlive: ${ready.viewModel} has no such inputs, taps or outputs: ${[...new Set(unknown)].join(", ")}`);
   };
 
   const receive = (text) => {

@@ -83,7 +83,14 @@ def test_inputs_of_every_kind_drive_text_attribute_class_and_visibility_outputs(
     assert not has_class(browser, "total", "nonzero")
     assert element(browser, "zero-note").is_displayed()
     assert events(browser, "output", "sum")[-1]["detail"] == {"name": "sum", "value": 0}
-    assert_no_console_errors(browser)
+
+    wait_until(browser, "the data-rx-url container is live",
+               lambda: attribute(browser, "by-url-status", "data-state") == "live")
+    assert events(browser, "ready", "by-url")[0]["detail"]["ready"]["viewModel"] == "sum"
+    log = browser.get_log("browser")
+    warnings = [entry["message"] for entry in log if entry["level"] == "WARNING"]
+    assert any("sum has no such inputs, taps or outputs" in w and "nosuch" in w for w in warnings), warnings
+    assert not [entry for entry in log if entry["level"] == "SEVERE"], log
 
 
 def test_taps_by_click_and_by_submit_each_send_one_tap(server, browser):
