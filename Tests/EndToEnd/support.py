@@ -97,9 +97,10 @@ class ServerProcess:
         self.stop()
 
 
-def start_rxlive(port=None, extra_args=(), env=None) -> ServerProcess:
+def start_rxlive(port=None, extra_args=(), env=None, public=None) -> ServerProcess:
+    """rxlive on 127.0.0.1 serving `public` (the repository's Public/ unless given)."""
     port = port or free_port()
-    args = ["--host", "127.0.0.1", "--port", str(port), "--public", str(REPO / "Public"), *extra_args]
+    args = ["--host", "127.0.0.1", "--port", str(port), "--public", str(public or REPO / "Public"), *extra_args]
     if "--database" not in extra_args and "RXLIVE_DATABASE" not in (env or {}):
         # Each server its own account store, never the repository's data/.
         args += ["--database", f"sqlite:{tempfile.mkdtemp(prefix='rxlive-db-')}/rxlive.sqlite"]
