@@ -60,7 +60,7 @@ let package = Package(
             "Sessions", "HTTPServer", "EventLoop", "RxSwift", "TLS", "Accounts",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
-        ]),
+        ], exclude: ["ClientScript/rxlive.js"]),  // embedded as ClientScript.swift (scripts/embed-client-script.py)
 
         // Part 5: the app. The two forms' declarations, and `rxlive`, which serves them.
         .target(name: "RxLiveForms", dependencies: ["Sessions", "ViewModels", "RxSwift"]),

@@ -57,6 +57,12 @@ func serve(_ configuration: Configuration, app: RxLiveApp, logger: Logger) throw
     sessions.adminToken = configuration.servesDashboard ? configuration.adminToken ?? randomAdminToken() : nil
     let viewModels = app.viewModels(RxLiveContext(configuration: configuration, accounts: accounts))
     SessionRoutes.register(viewModels, on: servers, configuration: sessions, logger: logger)
+    for server in servers.servers {
+        // The client library every app's page imports, from the binary itself.
+        server.addRoute("/rxlive.js") { _ in
+            HTTPResponse(status: 200, contentType: "text/javascript; charset=utf-8", body: ClientScript.source)
+        }
+    }
     do {
         try servers.start()
     } catch {

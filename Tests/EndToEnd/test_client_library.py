@@ -7,6 +7,7 @@ import json
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
+import support
 from support import REPO, start_rxlive
 from test_browser import WAIT, assert_no_console_errors, browser, element, text_of, wait_until  # noqa: F401 (fixture)
 
@@ -28,7 +30,7 @@ def public():
     """The test page with a copy of the library beside it, as the server serves it at /rxlive.js."""
     with tempfile.TemporaryDirectory(prefix="rxlive-library-") as folder:
         shutil.copy(HERE / "pages" / "library.html", folder)
-        shutil.copy(REPO / "Public" / "rxlive.js", folder)
+        shutil.copy(REPO / "Sources" / "RxLive" / "ClientScript" / "rxlive.js", folder)
         yield Path(folder)
 
 
@@ -231,3 +233,16 @@ def test_the_library_functions_pass_their_node_tests():
                          capture_output=True, text=True, timeout=120, cwd=REPO)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "# fail 0" in run.stdout, run.stdout
+
+
+def test_every_app_serves_the_client_library_from_its_binary():
+    """/rxlive.js is the library's own file, embedded up to date, whatever the page folder holds."""
+    embed = subprocess.run([sys.executable, str(REPO / "scripts" / "embed-client-script.py"), "--check"],
+                           capture_output=True, text=True)
+    assert embed.returncode == 0, embed.stderr
+    source = (REPO / "Sources" / "RxLive" / "ClientScript" / "rxlive.js").read_bytes()
+    with tempfile.TemporaryDirectory() as empty:
+        with support.start_rxlive(extra_args=["--public", empty]) as server:
+            status, body = support.http_get(server.port, "/rxlive.js")
+    assert status == 200
+    assert body == source

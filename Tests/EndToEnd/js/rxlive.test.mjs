@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
 // The library is a browser module (.js without a package.json saying so): load its text as a module.
-const source = readFileSync(new URL("../../../Public/rxlive.js", import.meta.url));
+const source = readFileSync(new URL("../../../Sources/RxLive/ClientScript/rxlive.js", import.meta.url));
 const rx = await import(`data:text/javascript;base64,${source.toString("base64")}`);
 
 /** A stand-in for the few element features the bindings use. */
