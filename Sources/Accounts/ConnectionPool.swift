@@ -39,6 +39,7 @@ final class ConnectionPool: Sendable {
     private func takeIdle() -> IdleConnection? {
         while let candidate = idle.withLock({ $0.popLast() }) {
             if !candidate.connection.isStale { return candidate }
+            candidate.connection.retire()
         }
         return nil
     }

@@ -15,6 +15,8 @@ public protocol CredentialConnection: AnyObject {
     /// True when the connection no longer reaches the database it names (a file deleted
     /// or replaced since it was opened): it is dropped rather than used.
     var isStale: Bool { get }
+    /// Lets go of a stale connection's hold on the path before a new one opens there.
+    func retire()
     /// Whether this connection has checked the schema (the store sets it after `migrate`).
     var isMigrated: Bool { get set }
     /// Creates the schema, or migrates it to the current version.

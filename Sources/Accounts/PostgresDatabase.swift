@@ -43,6 +43,7 @@ final class PostgresConnection: CredentialConnection {
     var isMigrated = false
     /// A server connection does not go stale the way a file does; a lost one is `isBroken`.
     var isStale: Bool { false }
+    func retire() {}
 
     /// The schema, one step per version; `rxlive_schema` says how many have run.
     private static let migrations = [

@@ -236,6 +236,18 @@ final class SQLiteConnection: CredentialConnection {
         try run("DELETE FROM login_failures WHERE last_failure < ? AND kind = ?", [.real(knownBefore), .text(known)])
     }
 
+    /// Empties the write-ahead log at the path, which still belongs to the old file: a
+    /// connection opened at the path after a `rename` would otherwise replay its pages into
+    /// the new file. Best effort: the pages go into the old (unlinked) file.
+    func retire() {
+        _ = sqlite3_exec(handle, "PRAGMA wal_checkpoint(TRUNCATE)", nil, nil, nil)
+    }
+
+    /// Rows in `table` (for tests that check what an attempt wrote).
+    func rowCount(of table: String) throws -> Int {
+        try query("SELECT count(*) FROM \(table)") { Int(sqlite3_column_int64($0, 0)) }.first ?? 0
+    }
+
     // MARK: statements
 
     enum Value {
