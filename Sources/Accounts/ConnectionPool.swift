@@ -2,7 +2,8 @@ import Synchronization
 
 /// Idle connections to one database, handed to one thread at a time. A connection that
 /// broke (the server went away) is dropped instead of returned, so the next borrower
-/// connects anew: the pool reconnects once the server is back.
+/// connects anew: the pool reconnects once the server is back. An idle connection that
+/// went stale (its file was deleted or replaced) is dropped before it is used.
 final class ConnectionPool: Sendable {
     let database: any CredentialDatabase
     /// At most this many idle connections are kept.
@@ -24,7 +25,7 @@ final class ConnectionPool: Sendable {
     /// turns out broken (the server restarted while it waited) is replaced by a new one and
     /// `body` runs once more.
     func withConnection<Result>(_ body: (any CredentialConnection) throws -> Result) throws -> Result {
-        if let reused = idle.withLock({ $0.popLast() }) {
+        if let reused = takeIdle() {
             do {
                 return try run(body, on: reused.connection)
             } catch where reused.connection.isBroken {
@@ -32,6 +33,15 @@ final class ConnectionPool: Sendable {
             }
         }
         return try run(body, on: database.connect())
+    }
+
+    /// An idle connection that still reaches its database; stale ones are dropped on the way.
+    private func takeIdle() -> IdleConnection? {
+        while let candidate = idle.withLock({ $0.popLast() }) {
+            if !candidate.connection.isStale { return candidate }
+            candidate.connection.retire()
+        }
+        return nil
     }
 
     /// Runs `body` on `connection`, then keeps the connection for later unless it broke.

@@ -12,6 +12,13 @@ public protocol CredentialDatabase: Sendable {
 public protocol CredentialConnection: AnyObject {
     /// True once the connection failed in a way that needs a new one (server restarted).
     var isBroken: Bool { get }
+    /// True when the connection no longer reaches the database it names (a file deleted
+    /// or replaced since it was opened): it is dropped rather than used.
+    var isStale: Bool { get }
+    /// Lets go of a stale connection's hold on the path before a new one opens there.
+    func retire()
+    /// Whether this connection has checked the schema (the store sets it after `migrate`).
+    var isMigrated: Bool { get set }
     /// Creates the schema, or migrates it to the current version.
     func migrate() throws
     /// The stored hash of `username`, `nil` when there is no such account.
@@ -30,21 +37,25 @@ public protocol CredentialConnection: AnyObject {
     func updateFailureCounters<Result>(
         _ keys: [ThrottleKey], _ body: (_ counters: inout [ThrottleKey: FailureCounter]) -> Result
     ) throws -> Result
-    /// Deletes the counters of `keys` (a successful login).
-    func clearFailureCounters(_ keys: [ThrottleKey]) throws
+    /// Deletes the failure counters whose last failure is before `before`, and the known
+    /// addresses last seen before `knownBefore`.
+    func pruneFailureCounters(before: Double, knownBefore: Double) throws
 }
 
 /// What failed logins are counted by.
 public struct ThrottleKey: Hashable, Sendable, Comparable {
-    /// Counted per username or per client address.
+    /// Counted per account and client address, per account, per client address; or an
+    /// address known to an account (its `lastFailure` is the last successful login).
     public enum Kind: String, Sendable {
+        case accountAndAddress = "pair"
         case username = "user"
         case address = "addr"
+        case knownAddress = "ok"
     }
 
     /// What is counted.
     public let kind: Kind
-    /// The username or the address.
+    /// The username, the address, or both (`address` U+001F `username`).
     public let value: String
 
     /// A key of `kind` for `value`.

@@ -40,6 +40,10 @@ public struct PostgresDatabase: CredentialDatabase {
 /// One libpq connection.
 final class PostgresConnection: CredentialConnection {
     private let connection: OpaquePointer
+    var isMigrated = false
+    /// A server connection does not go stale the way a file does; a lost one is `isBroken`.
+    var isStale: Bool { false }
+    func retire() {}
 
     /// The schema, one step per version; `rxlive_schema` says how many have run.
     private static let migrations = [
@@ -56,6 +60,8 @@ final class PostgresConnection: CredentialConnection {
             last_failure double precision NOT NULL,
             PRIMARY KEY (kind, key));
         """,
+        // Old counters are deleted by age.
+        "CREATE INDEX login_failures_age ON login_failures (last_failure);",
     ]
     /// The advisory lock that keeps two instances from migrating at once.
     private static let migrationLock = 0x72_78_6c_69_76_65  // "rxlive"
@@ -140,10 +146,10 @@ final class PostgresConnection: CredentialConnection {
         }
     }
 
-    func clearFailureCounters(_ keys: [ThrottleKey]) throws {
-        for key in keys {
-            _ = try query("DELETE FROM login_failures WHERE kind = $1 AND key = $2", [key.kind.rawValue, key.value])
-        }
+    func pruneFailureCounters(before: Double, knownBefore: Double) throws {
+        let known = ThrottleKey.Kind.knownAddress.rawValue
+        _ = try query("DELETE FROM login_failures WHERE last_failure < $1 AND kind <> $2", [String(before), known])
+        _ = try query("DELETE FROM login_failures WHERE last_failure < $1 AND kind = $2", [String(knownBefore), known])
     }
 
     // MARK: statements
@@ -171,6 +177,7 @@ final class PostgresConnection: CredentialConnection {
 
     /// Runs one statement with text parameters; the rows as text.
     private func query(_ sql: String, _ parameters: [String] = []) throws -> [[String]] {
+        try Self.checkParameters(parameters)
         let result = withCStrings(parameters) { values in
             PQexecParams(connection, sql, Int32(parameters.count), nil, values, nil, nil, 0)
         }
@@ -183,6 +190,17 @@ final class PostgresConnection: CredentialConnection {
         let rows = PQntuples(result), columns = PQnfields(result)
         return (0..<rows).map { row in
             (0..<columns).map { column in String(cString: PQgetvalue(result, row, column)) }
+        }
+    }
+}
+
+extension PostgresConnection {
+    /// libpq sends text parameters as C strings, and PostgreSQL's text cannot hold a NUL:
+    /// a parameter with one is refused here rather than cut short at it (a name
+    /// `"ada\0zzz"` must never be looked up as `"ada"`).
+    static func checkParameters(_ parameters: [String]) throws {
+        if parameters.contains(where: { $0.utf8.contains(0) }) {
+            throw CredentialStoreError("PostgreSQL: a parameter contains a NUL byte, which text cannot hold")
         }
     }
 }

@@ -1,14 +1,30 @@
 import CSQLite
 import Foundation
+import Synchronization
 
 /// Accounts in a local SQLite file (the system's libsqlite3), created readable by its
 /// owner only (0600) in a folder created 0700. Several processes may share the file:
 /// it runs in WAL mode, and writers wait up to `busyTimeout` for each other.
+///
+/// The store follows its file: a connection remembers the device and inode of the file it
+/// opened, and one whose path now names another file, or none, is dropped before its next
+/// use (`isStale`). The file is created only at the first open: a file deleted or moved
+/// away later makes every connect fail (logins answer unavailable) until a file is back at
+/// the path, so nothing is ever answered from an unlinked file or a fresh empty one.
+///
+/// A file that its group or other users may read or write is refused, as a TLS key is.
 public struct SQLiteDatabase: CredentialDatabase {
     /// The database file.
     public let path: String
     /// How long a statement waits for another connection's write lock, in milliseconds.
     public var busyTimeout: Int32 = 5000
+    /// Told, in one line, what an operator should know but that does not stop the store (a
+    /// file replaced under a running server and reopened). Standard error until set.
+    public var onWarning: @Sendable (String) -> Void = { message in
+        FileHandle.standardError.write(Data("warning: \(message)\n".utf8))
+    }
+    /// The file the last connection opened, shared by every copy of this value.
+    private let opened = OpenedFile()
 
     /// The database in the file at `path`.
     public init(path: String) {
@@ -33,8 +49,15 @@ public struct SQLiteDatabase: CredentialDatabase {
     }
 
     public func connect() throws -> any CredentialConnection {
-        try createFileIfMissing()
+        let previous = opened.identity.withLock { $0 }
+        if previous == nil {
+            try createFileIfMissing()
+        } else if FileIdentity(path: path) == nil {
+            throw CredentialStoreError("\(path): the database file is gone (deleted or moved away); "
+                + "logins are refused until it is back")
+        }
         var handle: OpaquePointer?
+        // SQLITE_OPEN_READWRITE without CREATE: the file must be there.
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
         let status = sqlite3_open_v2(path, &handle, flags, nil)
         guard status == SQLITE_OK, let handle else {
@@ -42,13 +65,61 @@ public struct SQLiteDatabase: CredentialDatabase {
             sqlite3_close(handle)
             throw CredentialStoreError("cannot open \(path): \(message)")
         }
+        guard let identity = FileIdentity(path: path) else {
+            sqlite3_close(handle)
+            throw CredentialStoreError("\(path): the database file is gone (deleted or moved away)")
+        }
+        if let refusal = Self.permissionRefusal(path: path, mode: identity.mode) {
+            sqlite3_close(handle)
+            throw CredentialStoreError(refusal)
+        }
         sqlite3_busy_timeout(handle, busyTimeout)
-        let connection = SQLiteConnection(handle: handle, path: path)
+        let connection = SQLiteConnection(handle: handle, path: path, identity: identity)
         try connection.execute("PRAGMA journal_mode=WAL")
         // In WAL mode NORMAL syncs at checkpoints, not at every commit: a power cut may lose the
         // last counters but never corrupts the file, and a login costs no fsync.
         try connection.execute("PRAGMA synchronous=NORMAL")
+        let replaced = opened.identity.withLock { known in
+            defer { known = identity }
+            return known.map { !$0.isSameFile(as: identity) } ?? false
+        }
+        if replaced {
+            onWarning("the accounts database \(path) was replaced while open; reopened the file now at that path")
+        }
         return connection
+    }
+
+    /// Why a file with `mode` is refused: its group or others may read or write it.
+    static func permissionRefusal(path: String, mode: mode_t) -> String? {
+        let permissions = mode & 0o777
+        guard permissions & 0o077 != 0 else { return nil }
+        return "the accounts database \(path) is accessible to group or others (mode "
+            + String(permissions, radix: 8) + "): run chmod 600 on it"
+    }
+}
+
+/// The identity of the file last opened at a path (shared by copies of an `SQLiteDatabase`).
+private final class OpenedFile: Sendable {
+    let identity = Mutex<FileIdentity?>(nil)
+}
+
+/// Which file a path names: its device and inode (and its mode, for the permission check).
+struct FileIdentity: Equatable, Sendable {
+    let device: UInt64
+    let inode: UInt64
+    let mode: mode_t
+
+    /// The file at `path` now; nil when there is none.
+    init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+        mode = info.st_mode
+    }
+
+    func isSameFile(as other: FileIdentity) -> Bool {
+        device == other.device && inode == other.inode
     }
 }
 
@@ -56,7 +127,9 @@ public struct SQLiteDatabase: CredentialDatabase {
 final class SQLiteConnection: CredentialConnection {
     private let handle: OpaquePointer
     private let path: String
+    private let identity: FileIdentity
     private(set) var isBroken = false
+    var isMigrated = false
 
     /// The schema, one step per version: `PRAGMA user_version` says how many have run.
     private static let migrations = [
@@ -73,11 +146,20 @@ final class SQLiteConnection: CredentialConnection {
             last_failure REAL NOT NULL,
             PRIMARY KEY (kind, key));
         """,
+        // Old counters are deleted by age.
+        "CREATE INDEX login_failures_age ON login_failures (last_failure);",
     ]
 
-    init(handle: OpaquePointer, path: String) {
+    init(handle: OpaquePointer, path: String, identity: FileIdentity) {
         self.handle = handle
         self.path = path
+        self.identity = identity
+    }
+
+    /// One `stat` of the path: stale when the path names no file, or another file.
+    var isStale: Bool {
+        guard let current = FileIdentity(path: path) else { return true }
+        return !current.isSameFile(as: identity)
     }
 
     deinit {
@@ -148,12 +230,22 @@ final class SQLiteConnection: CredentialConnection {
         }
     }
 
-    func clearFailureCounters(_ keys: [ThrottleKey]) throws {
-        try transaction(immediate: true) {
-            for key in keys {
-                try run("DELETE FROM login_failures WHERE kind = ? AND key = ?", [.text(key.kind.rawValue), .text(key.value)])
-            }
-        }
+    func pruneFailureCounters(before: Double, knownBefore: Double) throws {
+        let known = ThrottleKey.Kind.knownAddress.rawValue
+        try run("DELETE FROM login_failures WHERE last_failure < ? AND kind <> ?", [.real(before), .text(known)])
+        try run("DELETE FROM login_failures WHERE last_failure < ? AND kind = ?", [.real(knownBefore), .text(known)])
+    }
+
+    /// Empties the write-ahead log at the path, which still belongs to the old file: a
+    /// connection opened at the path after a `rename` would otherwise replay its pages into
+    /// the new file. Best effort: the pages go into the old (unlinked) file.
+    func retire() {
+        _ = sqlite3_exec(handle, "PRAGMA wal_checkpoint(TRUNCATE)", nil, nil, nil)
+    }
+
+    /// Rows in `table` (for tests that check what an attempt wrote).
+    func rowCount(of table: String) throws -> Int {
+        try query("SELECT count(*) FROM \(table)") { Int(sqlite3_column_int64($0, 0)) }.first ?? 0
     }
 
     // MARK: statements
@@ -183,7 +275,7 @@ final class SQLiteConnection: CredentialConnection {
             let index = Int32(offset + 1)
             let status: Int32
             switch value {
-            case .text(let text): status = sqlite3_bind_text(statement, index, text, -1, Self.transient)
+            case .text(let text): status = Self.bind(text, to: statement, at: index)
             case .real(let number): status = sqlite3_bind_double(statement, index, number)
             case .integer(let number): status = sqlite3_bind_int64(statement, index, number)
             }
@@ -211,8 +303,24 @@ final class SQLiteConnection: CredentialConnection {
         }
     }
 
+    /// Binds `text` with its UTF-8 byte length, never as a C string: a NUL inside is bound,
+    /// not an end that cuts the rest off.
+    private static func bind(_ text: String, to statement: OpaquePointer, at index: Int32) -> Int32 {
+        var text = text
+        return text.withUTF8 { bytes in
+            // An empty buffer may have no address, and a nil pointer would bind NULL.
+            guard let start = bytes.baseAddress, !bytes.isEmpty else { return sqlite3_bind_text(statement, index, "", 0, transient) }
+            return start.withMemoryRebound(to: CChar.self, capacity: bytes.count) { chars in
+                sqlite3_bind_text(statement, index, chars, Int32(bytes.count), transient)
+            }
+        }
+    }
+
+    /// A text column read with its byte length (a NUL inside is kept).
     private static func text(_ statement: OpaquePointer, _ column: Int32) -> String {
-        sqlite3_column_text(statement, column).map { String(cString: $0) } ?? ""
+        guard let start = sqlite3_column_text(statement, column) else { return "" }
+        let length = Int(sqlite3_column_bytes(statement, column))
+        return String(decoding: UnsafeBufferPointer(start: start, count: length), as: UTF8.self)
     }
 
     /// The connection's last error; an I/O or corruption error also marks it broken.

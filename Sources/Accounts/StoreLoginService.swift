@@ -5,9 +5,12 @@ import ViewModels
 /// `WorkerPool`, and its answer comes back on the scheduler the session subscribed from
 /// (its event loop), never blocking a loop.
 ///
-/// `true` for a match, `false` for an unknown user or a wrong password; a throttled
-/// attempt fails with `LoginServiceError.rateLimited`, a database that cannot answer with
-/// `LoginServiceError.unavailable`. Disposing the request before the check starts drops
+/// `true` for a match, `false` for an unknown user, a wrong password, or a name or
+/// password that `CredentialRules` refuses (answered at once: no hash, no failure counted,
+/// nothing written); a throttled attempt fails with `LoginServiceError.rateLimited`, a
+/// database that cannot answer with `LoginServiceError.unavailable`. The check waits in
+/// the `WorkerPool` under the client's address: past the pool's bounds it fails at once
+/// with `rateLimited(retryAfter: 1)`. Disposing the request before the check starts drops
 /// it; disposing it later drops its answer.
 public struct StoreLoginService: LoginService {
     private let store: CredentialStore
@@ -46,16 +49,39 @@ public struct StoreLoginService: LoginService {
         return Observable.create { observer in
             let home = HomeDelivery(scheduler: homeScheduler(), observer: observer)
             let request = CompositeDisposable()
-            let check = workers.schedule(()) { _ in
+            // Refused before it takes a place in the queue: no hash, no counter, no row.
+            if case .refused = Self.precheck(username: username, password: password) {
+                _ = request.insert(home.deliver(.rejected))
+                return request
+            }
+            let deliver: (LoginVerdict) -> Void = { verdict in
+                if !request.isDisposed { _ = request.insert(home.deliver(verdict)) }
+            }
+            let check = workers.schedule(key: clientAddress, onShed: { deliver(Self.busy) }) {
                 let verdict = store.authenticate(username: username, password: password, clientAddress: clientAddress)
                 if case .unavailable(let reason) = verdict { onUnavailable(reason) }
-                if !request.isDisposed {
-                    _ = request.insert(home.deliver(verdict))
-                }
-                return Disposables.create()
+                deliver(verdict)
+            }
+            guard let check else {
+                deliver(Self.busy)
+                return request
             }
             _ = request.insert(check)
             return request
+        }
+    }
+
+    /// The answer when the hashing queue has no place for this client.
+    private static let busy = LoginVerdict.throttled(retryAfter: 1)
+
+    /// `.refused` for credentials `CredentialRules` refuses, else `.accepted` (go on).
+    private static func precheck(username: String, password: String) -> LoginVerdict {
+        do {
+            _ = try CredentialRules.normalizedUsername(username)
+            try CredentialRules.validatePassword(password)
+            return .accepted
+        } catch {
+            return .refused(error)
         }
     }
 }
@@ -64,7 +90,7 @@ public struct StoreLoginService: LoginService {
 ///
 /// The observer is only ever called from `scheduler` (the subscribing loop), never from
 /// the worker thread that carries this value there.
-private struct HomeDelivery: @unchecked Sendable {
+private struct HomeDelivery: @unchecked Sendable {  // the observer is only called on `scheduler`
     let scheduler: any ImmediateSchedulerType
     let observer: AnyObserver<Bool>
 
@@ -75,7 +101,7 @@ private struct HomeDelivery: @unchecked Sendable {
             case .accepted:
                 observer.onNext(true)
                 observer.onCompleted()
-            case .rejected:
+            case .rejected, .refused:
                 observer.onNext(false)
                 observer.onCompleted()
             case .throttled(let wait):

@@ -21,19 +21,13 @@ public final class TCPAcceptor: LoopHandle {
     /// Peers accepted per readiness callback before the loop turns to other work.
     static let acceptsPerWakeUp = 64
 
-    /// Binds to `host:port` (IPv4 or IPv6 literal; port 0 picks a free port) and listens;
+    /// Binds to `host:port` (IPv4 or IPv6 literal, or a name such as `localhost` resolved
+    /// now; port 0 picks a free port) and listens;
     /// nothing is accepted before `start()`. Throws `EventLoopError` (e.g. `isAddressInUse`).
     public init(loop: EventLoop, host: String, port: Int, backlog: Int32 = 511) throws {
         let what = "listen on \(host):\(port)"
-        var storage = sockaddr_storage()
-        let (family, length) = try withUnsafeMutableBytes(of: &storage) { raw -> (Int32, Int) in
-            if uv_ip4_addr(host, Int32(port), raw.baseAddress!.assumingMemoryBound(to: sockaddr_in.self)) == 0 {
-                return (AF_INET, MemoryLayout<sockaddr_in>.size)
-            }
-            try EventLoopError.check(
-                uv_ip6_addr(host, Int32(port), raw.baseAddress!.assumingMemoryBound(to: sockaddr_in6.self)), what)
-            return (AF_INET6, MemoryLayout<sockaddr_in6>.size)
-        }
+        let address = try ListenAddress(loop: loop.uvLoop, host: host, port: port, operation: what)
+        let family = address.family
         let socketType = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
         let descriptor = socket(family, socketType, 0)
         guard descriptor >= 0 else { throw EventLoopError(-errno, what) }
@@ -45,9 +39,7 @@ public final class TCPAcceptor: LoopHandle {
         if family == AF_INET6 {
             setsockopt(descriptor, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &no, socklen_t(MemoryLayout<Int32>.size))
         }
-        let bound = withUnsafeBytes(of: &storage) { raw in
-            bind(descriptor, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(length))
-        }
+        let bound = address.withSocketAddress { bind(descriptor, $0, socklen_t(address.length)) }
         guard bound == 0, Glibc.listen(descriptor, backlog) == 0 else {
             let code = -errno
             Glibc.close(descriptor)

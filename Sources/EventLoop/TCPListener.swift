@@ -13,19 +13,15 @@ public final class TCPListener: LoopHandle {
 
     var tcp: UnsafeMutablePointer<uv_tcp_t> { rawHandle.assumingMemoryBound(to: uv_tcp_t.self) }
 
-    /// Binds to `host:port` (IPv4 or IPv6 literal; port 0 picks a free port) and starts
-    /// listening. Throws `EventLoopError` (e.g. `isAddressInUse`) when either step fails.
+    /// Binds to `host:port` (IPv4 or IPv6 literal, or a name such as `localhost` resolved
+    /// now; port 0 picks a free port) and starts listening. Throws `EventLoopError` (e.g.
+    /// `isAddressInUse`) when a step fails.
     public func listen(host: String, port: Int, backlog: Int32 = 511,
                        onConnection: @escaping (TCPConnection) -> Void) throws {
         let what = "listen on \(host):\(port)"
-        var storage = sockaddr_storage()
-        try withUnsafeMutableBytes(of: &storage) { raw in
-            let v4 = uv_ip4_addr(host, Int32(port), raw.baseAddress!.assumingMemoryBound(to: sockaddr_in.self))
-            if v4 != 0 {
-                try EventLoopError.check(
-                    uv_ip6_addr(host, Int32(port), raw.baseAddress!.assumingMemoryBound(to: sockaddr_in6.self)), what)
-            }
-            try EventLoopError.check(uv_tcp_bind(tcp, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), 0), what)
+        let address = try ListenAddress(loop: loop.uvLoop, host: host, port: port, operation: what)
+        try address.withSocketAddress { socketAddress in
+            try EventLoopError.check(uv_tcp_bind(tcp, socketAddress, 0), what)
         }
         self.onConnection = onConnection
         let stream = UnsafeMutableRawPointer(tcp).assumingMemoryBound(to: uv_stream_t.self)

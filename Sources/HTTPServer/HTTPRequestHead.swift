@@ -11,6 +11,9 @@ public struct HTTPRequestHead: Sendable, Equatable {
     public var method: String
     /// The request target as sent (origin-form, or the path of an absolute-form target).
     public var target: String
+    /// The authority (host and optional port) of an absolute-form target
+    /// (`GET http://example.com:8080/ HTTP/1.1`); nil for the other forms.
+    public var authority: String?
     /// The target's path, still percent-encoded.
     public var path: String
     /// The target's query without "?", if any.
@@ -23,10 +26,11 @@ public struct HTTPRequestHead: Sendable, Equatable {
     public var body: Body
 
     /// A head from its parts; `path` and `query` are split from `target`.
-    public init(method: String, target: String, version: (major: Int, minor: Int) = (1, 1),
+    public init(method: String, target: String, authority: String? = nil, version: (major: Int, minor: Int) = (1, 1),
                 headers: [(name: String, value: String)] = [], body: Body = .none) {
         self.method = method
         self.target = target
+        self.authority = authority
         let split = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         path = String(split.first ?? "")
         query = split.count > 1 ? String(split[1]) : nil
@@ -38,6 +42,12 @@ public struct HTTPRequestHead: Sendable, Equatable {
     /// The first value of the header `name` (case-insensitive), if present.
     public func header(_ name: String) -> String? {
         headers.first { Self.sameName($0.name, name) }?.value
+    }
+
+    /// The host the request is for: an absolute-form target's authority, which overrides
+    /// `Host` (RFC 9112 §3.2.2), else the `Host` field; nil when neither is sent (HTTP/1.0).
+    public var host: String? {
+        authority ?? header("host")
     }
 
     /// Every value of the header `name` (case-insensitive), in order.
@@ -72,7 +82,7 @@ public struct HTTPRequestHead: Sendable, Equatable {
 
     /// Heads are equal when every part is.
     public static func == (lhs: HTTPRequestHead, rhs: HTTPRequestHead) -> Bool {
-        lhs.method == rhs.method && lhs.target == rhs.target && lhs.version == rhs.version
+        lhs.method == rhs.method && lhs.target == rhs.target && lhs.authority == rhs.authority && lhs.version == rhs.version
             && lhs.body == rhs.body && lhs.headers.elementsEqual(rhs.headers, by: { $0 == $1 })
     }
 }

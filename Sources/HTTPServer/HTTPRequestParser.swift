@@ -2,7 +2,9 @@
 ///
 /// Input: the head's bytes up to, not including, the empty line that ends it. Lines end in
 /// CRLF; bare CR or LF, control characters, whitespace before a colon, obsolete line folding,
-/// bad versions, conflicting framing and missing or repeated `Host` are all refused.
+/// bad versions, conflicting framing, a missing (HTTP/1.1) or repeated (any version) `Host`,
+/// and a malformed host (a port outside 1–65535, userinfo in an absolute-form target) are all
+/// refused (RFC 9112 §3.2).
 public enum HTTPRequestParser {
     /// Parses `head`; `maxHeaderCount` bounds the number of header fields.
     public static func parse(_ head: ArraySlice<UInt8>, maxHeaderCount: Int = 100) -> Result<HTTPRequestHead, HTTPParseError> {
@@ -39,8 +41,11 @@ public enum HTTPRequestParser {
         let rawTarget = String(decoding: targetBytes, as: UTF8.self)
         // asterisk-form (RFC 9112 §3.2.4) exists only for OPTIONS.
         let isAsterisk = rawTarget == "*" && methodBytes.elementsEqual("OPTIONS".utf8)
-        guard let target = isAsterisk ? rawTarget : originTarget(rawTarget) else {
+        guard let (target, authority) = isAsterisk ? (rawTarget, nil) : originTarget(rawTarget) else {
             return .failure(.badRequest("target is not origin-, absolute- or asterisk-form"))
+        }
+        if let authority, authority.contains("@") || HostPolicy.name(ofHostHeader: authority) == nil {
+            return .failure(.badRequest("bad authority in the target"))
         }
 
         var headers: [(name: String, value: String)] = []
@@ -58,9 +63,14 @@ public enum HTTPRequestParser {
         }
 
         var request = HTTPRequestHead(method: String(decoding: methodBytes, as: UTF8.self), target: target,
-                                      version: version, headers: headers)
-        if version.minor >= 1 && request.headers(named: "host").count != 1 {
-            return .failure(.badRequest("HTTP/1.1 needs exactly one Host"))
+                                      authority: authority, version: version, headers: headers)
+        // RFC 9112 §3.2: more than one Host is 400 in every version, none in 1.1 too.
+        let hosts = request.headers(named: "host")
+        if hosts.count > 1 { return .failure(.badRequest("more than one Host")) }
+        if version.minor >= 1 && hosts.isEmpty { return .failure(.badRequest("HTTP/1.1 needs a Host")) }
+        // An empty Host is allowed (a target without authority); any other must be host[:port].
+        if let host = hosts.first, !host.isEmpty, HostPolicy.name(ofHostHeader: host) == nil {
+            return .failure(.badRequest("bad Host"))
         }
         switch bodyFraming(request) {
         case .success(let body): request.body = body
@@ -82,17 +92,18 @@ public enum HTTPRequestParser {
         return .success((1, min(minor, 1)))
     }
 
-    /// The origin-form of `target`: itself when it starts with "/", the path of an
-    /// absolute-form http(s) URI, or nil.
-    private static func originTarget(_ target: String) -> String? {
-        if target.hasPrefix("/") { return target }
+    /// The origin-form of `target` and the authority of an absolute-form one: itself when it
+    /// starts with "/", the path and authority of an absolute-form http(s) URI, or nil.
+    private static func originTarget(_ target: String) -> (String, String?)? {
+        if target.hasPrefix("/") { return (target, nil) }
         let lower = target.lowercased()
         for scheme in ["http://", "https://"] where lower.hasPrefix(scheme) {
             let rest = target.dropFirst(scheme.count)
-            guard !rest.isEmpty else { return nil }
-            if let slash = rest.firstIndex(of: "/") { return String(rest[slash...]) }
-            if let question = rest.firstIndex(of: "?") { return "/" + rest[question...] }
-            return "/"
+            let end = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
+            let authority = String(rest[..<end])
+            guard !authority.isEmpty else { return nil }
+            if end == rest.endIndex { return ("/", authority) }
+            return (rest[end] == "/" ? String(rest[end...]) : "/" + rest[end...], authority)
         }
         return nil
     }

@@ -203,8 +203,9 @@ public final class HTTPServer {
     // MARK: routing
 
     func route(_ request: HTTPRequestHead) -> Routing {
-        // HTTP/1.1 requires Host (the decoder answers 400 without it); only 1.0 may omit it.
-        if let host = request.header("host"), !hostPolicy.accepts(host: host) { return .response(.error(421)) }
+        // HTTP/1.1 requires Host (the decoder answers 400 without it); only 1.0 may omit it. An
+        // absolute-form target's authority is the host checked (RFC 9112 §3.2.2).
+        if let host = request.host, !hostPolicy.accepts(host: host) { return .response(.error(421)) }
         let isGetOrHead = request.method == "GET" || request.method == "HEAD"
         let notAllowed = HTTPResponse.error(405, headers: [("Allow", "GET, HEAD")])
         if request.path == "/healthz" {

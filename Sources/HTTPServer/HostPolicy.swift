@@ -56,7 +56,8 @@ struct HostPolicy {
         return anyOrigin || extraOrigins.contains(origin) || origin == "\(scheme)://\(host.lowercased())"
     }
 
-    /// The lowercased host of a Host header without its port; nil when it is malformed.
+    /// The lowercased host of a Host header without its port; nil when it is malformed (no
+    /// name, an unclosed bracket, a port that is not a number in 1–65535).
     static func name(ofHostHeader header: String) -> String? {
         let header = header.lowercased()
         let name: Substring
@@ -75,7 +76,8 @@ struct HostPolicy {
         guard !name.isEmpty else { return nil }
         if !rest.isEmpty {
             let port = rest.dropFirst()
-            guard rest.first == ":", !port.isEmpty, port.count <= 5, port.allSatisfy(\.isASCIIDigit) else { return nil }
+            guard rest.first == ":", !port.isEmpty, port.count <= 5, port.allSatisfy(\.isASCIIDigit),
+                  let number = Int(port), (1...65535).contains(number) else { return nil }
         }
         return String(name)
     }

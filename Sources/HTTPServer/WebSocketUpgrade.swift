@@ -35,7 +35,7 @@ enum WebSocketUpgrade {
         let origins = request.headers(named: "origin")
         guard !origins.isEmpty else { return true }
         guard origins.count == 1 else { return false }
-        return hostPolicy.allows(origin: origins[0], host: request.header("host") ?? "")
+        return hostPolicy.allows(origin: origins[0], host: request.host ?? "")
     }
 
     /// The permessage-deflate settings for the request's `Sec-WebSocket-Extensions` offers:

@@ -130,6 +130,43 @@ def test_failed_attempts_are_throttled_and_a_success_resets_them(sqlite_server):
     assert_rate_limited(attempt(sqlite_server.port, "ada", "wrong"))
 
 
+def test_a_name_with_a_nul_or_an_invisible_character_never_logs_in(sqlite_server):
+    for name in ["ada\u0000zzz", "ada\u0000' OR 1=1", "a\u200bda", "\u202eada", "x" * 60_000]:
+        assert attempt(sqlite_server.port, name, "engine") == REJECTED, repr(name[:20])
+    assert attempt(sqlite_server.port, "ada", "engine") == ACCEPTED, "and nothing was counted against ada"
+
+
+def test_the_store_follows_a_file_replaced_or_deleted_while_serving(tmp_path):
+    path = tmp_path / "accounts.sqlite"
+    database = f"sqlite:{path}"
+    assert rxlive_user("add", "ada", "--database", database, password="engine\n").returncode == 0
+    with support.start_rxlive(extra_args=["--database", database]) as server:
+        assert attempt(server.port, "ada", "engine") == ACCEPTED
+        # A new file built aside replaces the live one (as a restore from backup would).
+        replacement = f"sqlite:{tmp_path / 'new.sqlite'}"
+        assert rxlive_user("add", "dave", "--database", replacement, password="pw\n").returncode == 0
+        os.rename(tmp_path / "new.sqlite", path)
+        assert attempt(server.port, "dave", "pw") == ACCEPTED
+        assert attempt(server.port, "ada", "engine") == REJECTED, "the unlinked file no longer answers"
+        # The live file changed by the command line counts at the next login.
+        assert rxlive_user("add", "erin", "--database", database, password="pw2\n").returncode == 0
+        assert attempt(server.port, "erin", "pw2") == ACCEPTED
+        # A deleted file is not answered from, nor silently recreated.
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(f"{path}{suffix}"):
+                os.unlink(f"{path}{suffix}")
+        assert attempt(server.port, "dave", "pw")["error"]["code"] == "login_unavailable"
+        assert not path.exists()
+
+
+def test_a_database_file_others_may_read_is_refused(tmp_path):
+    path = tmp_path / "accounts.sqlite"
+    assert rxlive_user("add", "ada", "--database", f"sqlite:{path}", password="engine\n").returncode == 0
+    os.chmod(path, 0o644)
+    listed = rxlive_user("list", "--database", f"sqlite:{path}")
+    assert listed.returncode != 0 and "chmod 600" in listed.stderr, listed.stderr
+
+
 def test_x_forwarded_for_counts_only_from_a_trusted_proxy(tmp_path):
     database = f"sqlite:{tmp_path / 'accounts.sqlite'}"
     with support.start_rxlive(extra_args=["--database", database, "--trusted-proxy", "127.0.0.1"]) as server:

@@ -179,3 +179,15 @@ def test_server_names_and_allowed_origins_add_to_the_pages_own_origin():
                        env={"RXLIVE_SERVER_NAMES": "rxlive.test, 127.0.0.1"}):
         assert first_status(port, upgrade_request(f"rxlive.test:{port}", f"http://rxlive.test:{port}")) == 101
         assert first_status(port, upgrade_request(f"localhost:{port}", f"http://localhost:{port}")) == 421
+
+
+def test_host_lines_absolute_form_and_ports_follow_rfc_9112(server):
+    """RFC 9112 §3.2: two Host lines are 400 in HTTP/1.0 too; an absolute-form target's
+    authority is the host checked (421 for a stranger); a port outside 1-65535 is 400."""
+    two_hosts = b"GET /healthz HTTP/1.0\r\nHost: 127.0.0.1\r\nHost: evil.example\r\n\r\n"
+    assert parse(exchange(server.port, two_hosts))[0] == 400
+    absolute = f"GET http://evil.example/healthz HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nConnection: close\r\n\r\n"
+    assert parse(exchange(server.port, absolute.encode()))[0] == 421
+    for port in ("65536", "0", "http"):
+        bad_port = f"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n"
+        assert parse(exchange(server.port, bad_port.encode()))[0] == 400, port

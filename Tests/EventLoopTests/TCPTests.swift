@@ -98,6 +98,33 @@ final class TCPTests: XCTestCase {
         XCTAssertTrue(runner.stop())
     }
 
+    func testListenersResolveLocalhostToLoopback() throws {
+        let runner = try LoopThread()
+        let loop = runner.loop
+        let (listenerPort, acceptorPort): (Int, Int) = try runner.sync {
+            let listener = try TCPListener(loop: loop)
+            defer { listener.close() }
+            try listener.listen(host: "localhost", port: 0) { _ in }
+            let acceptor = try TCPAcceptor(loop: loop, host: "localhost", port: 0)
+            defer { acceptor.close() }
+            return (listener.localPort, acceptor.localPort)
+        }
+        XCTAssertGreaterThan(listenerPort, 0)
+        XCTAssertGreaterThan(acceptorPort, 0)
+        let unknown: EventLoopError? = try runner.sync {
+            let listener = try TCPListener(loop: loop)
+            defer { listener.close() }
+            do {
+                try listener.listen(host: "no-such-host.invalid", port: 0) { _ in }
+                return nil
+            } catch let error as EventLoopError {
+                return error
+            }
+        }
+        XCTAssertNotNil(unknown, "a name that does not resolve is an error, not a crash")
+        XCTAssertTrue(runner.stop())
+    }
+
     func testBackpressurePausesReadingUntilOutputDrains() throws {
         let runner = try LoopThread()
         let reads = Locked(0)

@@ -75,6 +75,41 @@ final class HTTPRequestDecoderTests: XCTestCase {
         XCTAssertEqual(head.target, "/a?b")
     }
 
+    func testAnAbsoluteFormTargetKeepsItsAuthorityAsTheHost() {
+        guard case .head(let head)? = decode("GET http://evil.example:81/a?b HTTP/1.1\r\nHost: localhost\r\n\r\n").first else {
+            return XCTFail()
+        }
+        XCTAssertEqual(head.authority, "evil.example:81")
+        XCTAssertEqual(head.host, "evil.example:81", "the authority overrides Host (RFC 9112 §3.2.2)")
+        guard case .head(let bare)? = decode("GET http://example.com?q HTTP/1.0\r\n\r\n").first else { return XCTFail() }
+        XCTAssertEqual(bare.target, "/?q")
+        XCTAssertEqual(bare.host, "example.com")
+        guard case .head(let origin)? = decode("GET / HTTP/1.1\r\nHost: h:8080\r\n\r\n").first else { return XCTFail() }
+        XCTAssertNil(origin.authority)
+        XCTAssertEqual(origin.host, "h:8080")
+        for text in ["GET http://user@evil.example/ HTTP/1.1\r\nHost: h\r\n\r\n", "GET http:///a HTTP/1.1\r\nHost: h\r\n\r\n",
+                     "GET http://h:99999/ HTTP/1.1\r\nHost: h\r\n\r\n"] {
+            XCTAssertEqual(status(text), 400, text.debugDescription)
+        }
+    }
+
+    func testMoreThanOneHostIs400InEveryVersion() {
+        XCTAssertEqual(status("GET / HTTP/1.0\r\nHost: a\r\nHost: b\r\n\r\n"), 400)
+        XCTAssertEqual(status("GET / HTTP/1.0\r\nHost: a\r\nhost: a\r\n\r\n"), 400, "even the same twice")
+        XCTAssertEqual(status("GET / HTTP/1.1\r\nHost: a\r\nHOST: b\r\n\r\n"), 400)
+    }
+
+    func testAHostPortOutside1To65535Is400() {
+        for port in ["0", "65536", "99999", "8o", "-1", "", "000000"] {
+            XCTAssertEqual(status("GET / HTTP/1.1\r\nHost: localhost:\(port)\r\n\r\n"), 400, port)
+        }
+        for port in ["1", "80", "65535", "08080"] {
+            guard case .head? = decode("GET / HTTP/1.1\r\nHost: localhost:\(port)\r\n\r\n").first else { return XCTFail(port) }
+        }
+        XCTAssertEqual(status("GET / HTTP/1.1\r\nHost: [::1]:70000\r\n\r\n"), 400)
+        guard case .head? = decode("GET / HTTP/1.1\r\nHost: \r\n\r\n").first else { return XCTFail("an empty Host is allowed") }
+    }
+
     func testAsteriskFormOnlyForOptions() {
         guard case .head(let head)? = decode("OPTIONS * HTTP/1.1\r\nHost: h\r\n\r\n").first else { return XCTFail() }
         XCTAssertEqual(head.target, "*")

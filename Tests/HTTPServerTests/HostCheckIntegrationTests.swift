@@ -59,4 +59,19 @@ final class HostCheckIntegrationTests: XCTestCase {
         XCTAssertEqual(try status(harness, upgrade(host: "rxlive.example", origin: "https://rxlive.example")), 403,
                        "a plain server's own origin is http")
     }
+
+    func testHostLinesAbsoluteFormAndPortsFollowRFC9112() throws {
+        let harness = try start()
+        let port = harness.port
+        XCTAssertEqual(try status(harness, "GET /healthz HTTP/1.0\r\nHost: localhost\r\nHost: evil.example\r\n\r\n"), 400,
+                       "two Host lines in HTTP/1.0")
+        XCTAssertEqual(try status(harness, "GET http://evil.example/healthz HTTP/1.1\r\nHost: localhost:\(port)\r\n\r\n"), 421,
+                       "the absolute-form authority is the host checked")
+        XCTAssertEqual(try status(harness, "GET http://localhost:\(port)/healthz HTTP/1.1\r\nHost: evil.example\r\n\r\n"), 200,
+                       "and it overrides Host")
+        XCTAssertEqual(try status(harness, "GET http://evil.example/healthz HTTP/1.0\r\n\r\n"), 421)
+        XCTAssertEqual(try status(harness, "GET /healthz HTTP/1.1\r\nHost: localhost:65536\r\n\r\n"), 400)
+        XCTAssertEqual(try status(harness, "GET /healthz HTTP/1.1\r\nHost: localhost:0\r\n\r\n"), 400)
+        XCTAssertEqual(try status(harness, "GET /healthz HTTP/1.1\r\nHost: localhost:\(port)\r\n\r\n"), 200)
+    }
 }

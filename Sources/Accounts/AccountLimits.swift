@@ -1,0 +1,97 @@
+import Foundation
+
+/// The bounds on names and passwords, the same for `rxlive user add` and for the login
+/// form, so an account that can be created can always log in and a login never carries
+/// more than an account can hold.
+public enum AccountLimits {
+    /// Most Unicode scalars in a username (after NFC normalization).
+    public static let maxUsernameScalars = 64
+    /// Most UTF-8 bytes in a username, as sent and after NFC normalization.
+    public static let maxUsernameBytes = 256
+    /// Most UTF-8 bytes in a password. argon2 takes any length, but a longer one could
+    /// never be typed into the form under the default message size.
+    public static let maxPasswordBytes = 1024
+}
+
+/// Why a username or password is refused, in one line a person can act on.
+public struct CredentialValidationError: Error, Equatable, CustomStringConvertible {
+    /// What is wrong.
+    public let description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}
+
+/// The one place that decides what a username and a password may be; the command line
+/// and the login service both call it.
+///
+/// A username is compared in Unicode Normalization Form C (NFC): it is normalized before
+/// it is stored and before it is looked up, so "é" typed precomposed or as "e" + U+0301
+/// names the same account. It has 1 to `AccountLimits.maxUsernameScalars` scalars and at
+/// most `AccountLimits.maxUsernameBytes` UTF-8 bytes, and no control (Cc), format (Cf, e.g.
+/// U+200B, U+202E, U+FEFF) or line/paragraph separator character: two names that look the
+/// same are the same name. A password has 1 to `AccountLimits.maxPasswordBytes` UTF-8 bytes
+/// and is otherwise free.
+public enum CredentialRules {
+    /// `raw` in NFC, or the reason it cannot be a username.
+    public static func normalizedUsername(_ raw: String) throws(CredentialValidationError) -> String {
+        // Bounded before normalizing, so a huge name costs nothing more than its length check.
+        let limit = AccountLimits.maxUsernameBytes
+        guard !raw.isEmpty else { throw CredentialValidationError("a username may not be empty") }
+        guard raw.utf8.count <= limit else {
+            throw CredentialValidationError("a username has at most \(AccountLimits.maxUsernameScalars) characters (\(limit) UTF-8 bytes)")
+        }
+        if let scalar = raw.unicodeScalars.first(where: isForbiddenInUsername) {
+            let code = "U+" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)
+            throw CredentialValidationError("a username may not contain control or invisible characters (\(code))")
+        }
+        let normalized = raw.precomposedStringWithCanonicalMapping
+        guard normalized.unicodeScalars.count <= AccountLimits.maxUsernameScalars, normalized.utf8.count <= limit else {
+            throw CredentialValidationError("a username has at most \(AccountLimits.maxUsernameScalars) characters (\(limit) UTF-8 bytes)")
+        }
+        return normalized
+    }
+
+    /// The username in `bytes` (UTF-8), normalized; invalid UTF-8 is refused, never replaced.
+    public static func normalizedUsername(utf8 bytes: some Collection<UInt8>) throws(CredentialValidationError) -> String {
+        try normalizedUsername(try text(utf8: bytes, what: "username"))
+    }
+
+    /// Throws when `password` is empty or longer than `AccountLimits.maxPasswordBytes`.
+    public static func validatePassword(_ password: String) throws(CredentialValidationError) {
+        guard !password.isEmpty else { throw CredentialValidationError("a password may not be empty") }
+        guard password.utf8.count <= AccountLimits.maxPasswordBytes else {
+            throw CredentialValidationError("a password has at most \(AccountLimits.maxPasswordBytes) UTF-8 bytes")
+        }
+    }
+
+    /// The password in `bytes` (UTF-8), checked; invalid UTF-8 is refused, never replaced.
+    public static func password(utf8 bytes: some Collection<UInt8>) throws(CredentialValidationError) -> String {
+        let password = try text(utf8: bytes, what: "password")
+        try validatePassword(password)
+        return password
+    }
+
+    /// True for the scalars no username may hold: controls, invisible formatting, line and
+    /// paragraph separators, and unpaired surrogates' stand-in, U+FFFD.
+    static func isForbiddenInUsername(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate: return true
+        default: return scalar == "\u{FFFD}"
+        }
+    }
+
+    private static func text(utf8 bytes: some Collection<UInt8>, what: String) throws(CredentialValidationError) -> String {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw CredentialValidationError("a \(what) must be valid UTF-8")
+        }
+        return text
+    }
+}
+
+private extension String {
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

@@ -1,0 +1,88 @@
+import Dispatch
+import Foundation
+import RxBlocking
+import RxSwift
+import ViewModels
+import XCTest
+import Accounts
+
+/// The worker pool bounds keyed work and serves the keys fairly; a flood of wrong passwords
+/// from many addresses does not delay a user from another address.
+final class FairHashingQueueTests: XCTestCase {
+    func testTheQueueIsBoundedPerKeyAndInAllAndANewcomerDisplacesTheBusiestKey() {
+        let pool = WorkerPool(threads: 1, name: "test.fair", maxQueued: 4, maxQueuedPerKey: 2)
+        defer { pool.shutdown() }
+        let gate = DispatchSemaphore(value: 0)
+        _ = pool.schedule(()) { _ in gate.wait(); return Disposables.create() }
+        let log = EventLog()
+        func submit(_ key: String, _ label: String) -> Bool {
+            pool.schedule(key: key, onShed: { log.append("shed \(label)") }) { log.append("ran \(label)") } != nil
+        }
+        XCTAssertTrue(submit("a", "a1"))
+        XCTAssertTrue(submit("a", "a2"))
+        XCTAssertFalse(submit("a", "a3"), "a key holds at most its share")
+        XCTAssertTrue(submit("b", "b1"))
+        XCTAssertTrue(submit("c", "c1"))
+        XCTAssertTrue(submit("d", "d1"), "a newcomer takes the place of the busiest key's last item")
+        XCTAssertEqual(log.all, ["shed a2"])
+        XCTAssertFalse(submit("e", "e1"), "no key is ahead of the newcomer any more: refused at once")
+
+        gate.signal()
+        let deadline = Date().addingTimeInterval(10)
+        while log.all.count < 5, Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        XCTAssertEqual(log.all, ["shed a2", "ran a1", "ran b1", "ran c1", "ran d1"])
+    }
+
+    func testALegitimateLoginCompletesUnderOneSecondWhileAHundredAddressesHammer() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rxlive-flood-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = CredentialStore(database: SQLiteDatabase(path: folder.appendingPathComponent("a.sqlite").path),
+                                    hasher: try PasswordHasher(parameters: testParameters))
+        _ = try store.addAccount("ada", password: "engine")
+        let workers = WorkerPool(threads: 2, name: "test.flood")
+        defer { workers.shutdown() }
+        let home = HomeQueue()
+        @Sendable func service(_ address: String) -> StoreLoginService {
+            StoreLoginService(store: store, workers: workers, clientAddress: address, homeScheduler: { home.scheduler })
+        }
+
+        // A hundred addresses, each with many wrong guesses in flight, and more coming meanwhile.
+        let flood = CompositeDisposable()
+        defer { flood.dispose() }
+        let stop = Stop()
+        for round in 0..<10 {
+            for address in 0..<100 {
+                _ = flood.insert(service("203.0.113.\(address)").login(username: "guess\(round)-\(address)", password: "x").subscribe(onError: { _ in }))
+            }
+        }
+        let attacker = Thread {
+            var round = 10
+            while !stop.isSet {
+                for address in 0..<100 {
+                    // Each request ends by itself once answered or shed.
+                    _ = service("203.0.113.\(address)").login(username: "guess\(round)-\(address)", password: "x").subscribe(onError: { _ in })
+                }
+                round += 1
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+        }
+        attacker.start()
+        defer { stop.set() }
+        Thread.sleep(forTimeInterval: 0.2)
+
+        let start = Date()
+        let answer = try service("198.51.100.7").login(username: "ada", password: "engine").toBlocking(timeout: 30).toArray()
+        let elapsed = Date().timeIntervalSince(start)
+        XCTAssertEqual(answer, [true])
+        XCTAssertLessThan(elapsed, 1, "the login waited \(elapsed) s behind the flood")
+        XCTAssertLessThanOrEqual(workers.queuedCount, workers.maxQueued, "the queue stayed bounded")
+    }
+}
+
+/// A flag set once from the test's thread, read from another.
+private final class Stop: @unchecked Sendable {  // guarded by `lock`
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
+}
