@@ -1,3 +1,4 @@
+import Accounts
 import EventLoop
 import Foundation
 import Logging
@@ -88,14 +89,12 @@ public enum DatabaseLocation: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// The location with any password in a PostgreSQL URI hidden, for logs.
+    /// The location with any password in a PostgreSQL URI hidden (userinfo and query, in
+    /// any order), for logs and messages.
     public var description: String {
         switch self {
         case .sqlite(let path): return "sqlite:\(path)"
-        case .postgres(let uri):
-            guard let at = uri.lastIndex(of: "@"), let scheme = uri.range(of: "://"),
-                  let colon = uri[scheme.upperBound..<at].firstIndex(of: ":") else { return uri }
-            return String(uri[..<uri.index(after: colon)]) + "***" + String(uri[at...])
+        case .postgres(let uri): return DatabaseURIMasking.masked(uri)
         }
     }
 }
