@@ -7,8 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from selenium.webdriver.common.by import By
+
 import support
 from raw_websocket import RawWebSocket
+from test_browser import assert_no_console_errors, browser, wait_until  # noqa: F401 (fixture)
 
 EXAMPLE = support.REPO / "Examples" / "SignUp"
 EXAMPLE_BIN = Path(os.environ.get("RXLIVE_EXAMPLES_BIN_DIR", support.REPO / ".build-examples" / "debug"))
@@ -81,3 +84,25 @@ def test_a_full_sign_up_enables_the_button_and_signs_up_once(server):
         after += outputs(ws, 1)
     assert ("signUpEnabled", False) in after
     ws.close()
+
+
+def test_chromium_fills_the_example_form(server, browser):
+    """The example's page, bound only by attributes through /rxlive.js, in headless Chromium."""
+    driver = browser
+    driver.get(f"http://127.0.0.1:{server.port}/")
+    field = lambda element_id: driver.find_element(By.ID, element_id)  # noqa: E731
+    wait_until(driver, "the form is live", lambda: field("status").get_attribute("data-state") == "live")
+    field("username").send_keys("ada")
+    wait_until(driver, "ada is taken", lambda: field("username-message").text == "Username already taken")
+    assert field("username-message").get_attribute("data-case") == "failed"
+    field("username").send_keys("lovelace")
+    wait_until(driver, "the new name is free", lambda: field("username-message").text == "Username available")
+    field("password").send_keys("secret1")
+    field("repeated").send_keys("secret2")
+    wait_until(driver, "the repeat differs", lambda: field("repeated-message").text == "Passwords differ")
+    assert not field("signup-button").is_enabled()
+    field("repeated").send_keys("\b1")
+    wait_until(driver, "the button is enabled", lambda: field("signup-button").is_enabled())
+    field("signup-button").click()
+    wait_until(driver, "signed up", lambda: field("signed-up").is_displayed())
+    assert_no_console_errors(driver)
