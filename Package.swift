@@ -18,6 +18,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.1.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
     ],
     targets: [
         // Part 1: the Rx library, its relays, test kit and blocking helpers.
@@ -60,6 +63,9 @@ let package = Package(
             "Sessions", "HTTPServer", "EventLoop", "RxSwift", "TLS", "Accounts",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ], exclude: ["ClientScript/rxlive.js"]),  // embedded as ClientScript.swift (scripts/embed-client-script.py)
 
         // Part 5: the app. The two forms' declarations, and `rxlive`, which serves them.
@@ -81,6 +87,11 @@ let package = Package(
         .testTarget(name: "RxCocoaTests", dependencies: ["RxSwift", "RxRelay", "RxCocoa", "RxTest"]),
         .testTarget(name: "RxCompatibilityTests", dependencies: ["RxSwift", "RxRelay", "RxCocoa", "RxTest", "RxBlocking"]),
         .testTarget(name: "SessionsTests", dependencies: ["Sessions", "RxLiveForms", "ViewModels", "RxSwift", "RxCocoa", "RxTest", "HTTPServer", "EventLoop"]),
+        .testTarget(name: "RxLiveTests", dependencies: [
+            "RxLive", "Sessions", "RxLiveForms", "HTTPServer", "EventLoop", "RxSwift", "NetworkTestSupport",
+            .product(name: "Prometheus", package: "swift-prometheus"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
         .testTarget(name: "AccountsTests", dependencies: ["Accounts", "RxSwift", "RxBlocking", "ViewModels"]),
     ],
     swiftLanguageModes: [.v6]

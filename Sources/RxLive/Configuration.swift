@@ -59,6 +59,14 @@ public struct Configuration: Equatable, Sendable {
 
     /// The defaults.
     public init() {}
+
+    /// The configuration the `RXLIVE_*` variables of `environment` describe, with the page
+    /// folder found as the command line finds it: for an app that runs `RxLiveService` itself.
+    /// - Throws: `ConfigurationError` naming the variable whose value cannot be used.
+    public init(environment: [String: String]) throws {
+        try self.init(flags: Overrides(), environment: environment)
+        publicDirectory = try PublicDirectory.locate(given: publicDirectory)
+    }
 }
 
 /// What answers the login form.
@@ -105,8 +113,9 @@ public enum DashboardMode: String, CaseIterable, Sendable {
 }
 
 /// A configuration value that cannot be used, reported in one line.
-struct ConfigurationError: Error, CustomStringConvertible {
-    let description: String
+public struct ConfigurationError: Error, CustomStringConvertible {
+    /// What is wrong, in one line.
+    public let description: String
 }
 
 extension Configuration {

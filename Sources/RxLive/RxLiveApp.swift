@@ -1,4 +1,6 @@
 import Accounts
+import Metrics
+import Prometheus
 import Sessions
 import Synchronization
 
@@ -43,10 +45,18 @@ public struct RxLiveApp: Sendable {
 
     /// Parses the command line and the environment, serves until SIGTERM or SIGINT, and exits:
     /// 0 after a drain, 2 with one line on standard error for a bad value or a port in use.
+    ///
+    /// It bootstraps swift-metrics with `metricsRegistry`, so what the app records through
+    /// swift-metrics (`Counter(label:)`, `Timer(label:)`, …) is on `/metrics` beside the
+    /// sessions' counters; an app that serves with RxLive does not bootstrap its own.
     public func main() -> Never {
         RxLiveApp.running.withLock { $0 = self }
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: RxLiveApp.metricsRegistry))
         RxLiveMain.main()
     }
+
+    /// The registry `/metrics` shows.
+    public static let metricsRegistry = PrometheusCollectorRegistry()
 
     /// The app `main()` runs, read by the command's static configuration.
     static let running = Mutex(RxLiveApp(name: "rxlive", abstract: "", viewModels: { _ in [] }))

@@ -12,6 +12,104 @@ struct ServeError: Error, CustomStringConvertible {
     let description: String
 }
 
+/// A server that has started: its loops, its HTTP servers and the drain that ends it.
+/// `serve` runs it under the process's signals; `RxLiveService` under swift-service-lifecycle.
+final class RunningServer: @unchecked Sendable {  // `shutdown` is used on the first loop's thread only
+    let loops: EventLoopGroup
+    let servers: HTTPServerGroup
+    let tls: ReloadableTLSContext?
+    private let shutdown: ShutdownSequence
+
+    private init(loops: EventLoopGroup, servers: HTTPServerGroup, tls: ReloadableTLSContext?, shutdown: ShutdownSequence) {
+        self.loops = loops
+        self.servers = servers
+        self.tls = tls
+        self.shutdown = shutdown
+    }
+
+    /// The port the server listens on (the one asked for, or the one the system chose for 0).
+    var port: Int { servers.localPort }
+
+    /// Starts the drain grace, or the drain (as a SIGTERM does); from any thread.
+    func beginShutdown() {
+        loops.first.execute { [self] in shutdown.signalled() }
+    }
+
+    /// Sets up and starts serving `configuration` for `app`: the loops, TLS, the sessions of
+    /// the app's view models, `/rxlive.js` and `/metrics`. Nothing runs until `loops.run()`.
+    ///
+    /// - Throws: `ServeError` when the server cannot start (a port in use, say).
+    static func start(_ configuration: Configuration, app: RxLiveApp, logger: Logger) throws -> RunningServer {
+        // libuv writes with write(2): a peer that reset its connection must cost an EPIPE on that
+        // connection, not the SIGPIPE that would end the process.
+        signal(SIGPIPE, SIG_IGN)
+        let loops: EventLoopGroup
+        do {
+            loops = try EventLoopGroup(count: configuration.loops)
+        } catch {
+            throw ServeError(description: "cannot start the event loops: \(error)")
+        }
+        // Rx's MainScheduler (the seed's `delay`) runs on the loop of the thread that schedules,
+        // so each session's timers stay on its own loop.
+        MainScheduler.setHost(LoopScheduler.followingCurrentLoop(fallback: loops.first))
+
+        let openFiles = FileDescriptorLimit.raiseToHardLimit()
+        var serverConfiguration = configuration.server
+        if let certificate = configuration.tlsCertificate, let key = configuration.tlsKey {
+            do {
+                serverConfiguration.tls = try ReloadableTLSContext(certificatePath: certificate, keyPath: key)
+            } catch {
+                throw ServeError(description: "\(error)")
+            }
+        }
+        let servers = HTTPServerGroup(configuration: serverConfiguration, loops: loops, logger: logger)
+        var sessions = configuration.sessions
+        var accounts: (@Sendable (String) -> StoreLoginService)?
+        if app.accounts, configuration.loginService == .store {
+            let backend = try LoginBackend.start(configuration, logger: logger)
+            let fallback = loops.first
+            accounts = { address in backend.service(clientAddress: address, fallback: fallback, logger: logger) }
+            logger.info("logins are checked against \(configuration.database)", metadata: ["workers": "\(configuration.loginWorkers)"])
+        }
+        sessions.adminToken = configuration.servesDashboard ? configuration.adminToken ?? randomAdminToken() : nil
+        let viewModels = app.viewModels(RxLiveContext(configuration: configuration, accounts: accounts))
+        let metrics = SessionRoutes.register(viewModels, on: servers, configuration: sessions, logger: logger)
+        let registry = RxLiveApp.metricsRegistry
+        let exporter = SessionMetricsExporter(metrics: metrics, registry: registry)
+        for server in servers.servers {
+            // The client library every app's page imports, from the binary itself.
+            server.addRoute("/rxlive.js") { _ in
+                HTTPResponse(status: 200, contentType: "text/javascript; charset=utf-8", body: ClientScript.source)
+            }
+            // The sessions' counters and everything the app records through swift-metrics.
+            server.addRoute("/metrics") { _ in
+                exporter.update()
+                return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
+                                    body: registry.emitToBuffer())
+            }
+        }
+        do {
+            try servers.start()
+        } catch {
+            throw ServeError(description: "\(error)")
+        }
+        let scheme = serverConfiguration.tls == nil ? "http" : "https"
+        logger.info("\(app.name) \(app.version) listening on \(scheme)://\(configuration.host):\(servers.localPort)",
+                    metadata: ["public": "\(configuration.publicDirectory ?? "-")", "open-files": "\(openFiles)",
+                               "loops": "\(configuration.loops)"])
+        if let token = sessions.adminToken {
+            // A token made here is shown once, to whoever started the server; a given one never.
+            let link = configuration.adminToken == nil ? "#token=\(token)" : " (with the --admin-token token)"
+            logger.info("dashboard: \(scheme)://\(configuration.host):\(servers.localPort)/dashboard\(link)")
+        } else {
+            logger.info("dashboard: off (see --dashboard and --admin-token)")
+        }
+
+        let shutdown = ShutdownSequence(servers: servers, loops: loops, grace: configuration.drainGrace, logger: logger)
+        return RunningServer(loops: loops, servers: servers, tls: serverConfiguration.tls, shutdown: shutdown)
+    }
+}
+
 /// Serves `configuration` on `configuration.loops` event loops (the first on the calling
 /// thread) until SIGTERM or SIGINT, then drains every loop and returns.
 ///
@@ -22,75 +120,31 @@ struct ServeError: Error, CustomStringConvertible {
 ///
 /// - Throws: `ServeError` when the server cannot start (a port in use, say).
 func serve(_ configuration: Configuration, app: RxLiveApp, logger: Logger) throws {
-    // libuv writes with write(2): a peer that reset its connection must cost an EPIPE on that
-    // connection, not the SIGPIPE that would end the process.
-    signal(SIGPIPE, SIG_IGN)
-    let loops: EventLoopGroup
-    do {
-        loops = try EventLoopGroup(count: configuration.loops)
-    } catch {
-        throw ServeError(description: "cannot start the event loops: \(error)")
-    }
-    // Rx's MainScheduler (the seed's `delay`) runs on the loop of the thread that schedules,
-    // so each session's timers stay on its own loop.
-    MainScheduler.setHost(LoopScheduler.followingCurrentLoop(fallback: loops.first))
+    let server = try RunningServer.start(configuration, app: app, logger: logger)
     defer { MainScheduler.resetHost() }
-
-    let openFiles = FileDescriptorLimit.raiseToHardLimit()
-    var serverConfiguration = configuration.server
-    if let certificate = configuration.tlsCertificate, let key = configuration.tlsKey {
-        do {
-            serverConfiguration.tls = try ReloadableTLSContext(certificatePath: certificate, keyPath: key)
-        } catch {
-            throw ServeError(description: "\(error)")
-        }
-    }
-    let servers = HTTPServerGroup(configuration: serverConfiguration, loops: loops, logger: logger)
-    var sessions = configuration.sessions
-    var accounts: (@Sendable (String) -> StoreLoginService)?
-    if app.accounts, configuration.loginService == .store {
-        let backend = try LoginBackend.start(configuration, logger: logger)
-        let fallback = loops.first
-        accounts = { address in backend.service(clientAddress: address, fallback: fallback, logger: logger) }
-        logger.info("logins are checked against \(configuration.database)", metadata: ["workers": "\(configuration.loginWorkers)"])
-    }
-    sessions.adminToken = configuration.servesDashboard ? configuration.adminToken ?? randomAdminToken() : nil
-    let viewModels = app.viewModels(RxLiveContext(configuration: configuration, accounts: accounts))
-    SessionRoutes.register(viewModels, on: servers, configuration: sessions, logger: logger)
-    for server in servers.servers {
-        // The client library every app's page imports, from the binary itself.
-        server.addRoute("/rxlive.js") { _ in
-            HTTPResponse(status: 200, contentType: "text/javascript; charset=utf-8", body: ClientScript.source)
-        }
-    }
-    do {
-        try servers.start()
-    } catch {
-        throw ServeError(description: "\(error)")
-    }
-    let scheme = serverConfiguration.tls == nil ? "http" : "https"
-    logger.info("\(app.name) \(app.version) listening on \(scheme)://\(configuration.host):\(servers.localPort)",
-                metadata: ["public": "\(configuration.publicDirectory ?? "-")", "open-files": "\(openFiles)",
-                           "loops": "\(configuration.loops)"])
-    if let token = sessions.adminToken {
-        // A token made here is shown once, to whoever started the server; a given one never.
-        let link = configuration.adminToken == nil ? "#token=\(token)" : " (with the --admin-token token)"
-        logger.info("dashboard: \(scheme)://\(configuration.host):\(servers.localPort)/dashboard\(link)")
-    } else {
-        logger.info("dashboard: off (see --dashboard and --admin-token)")
-    }
-
-    let shutdown = ShutdownSequence(servers: servers, loops: loops, grace: configuration.drainGrace, logger: logger)
+    let loops = server.loops
     for signal in [SIGTERM, SIGINT] {
         do {
-            _ = try loops.first.onSignal(signal) { shutdown.signalled() }
+            _ = try loops.first.onSignal(signal) { server.beginShutdown() }
         } catch {
             throw ServeError(description: "cannot watch signal \(signal): \(error)")
         }
     }
-    if let tls = serverConfiguration.tls {
+    // SIGHUP reloads the TLS certificate and key; without TLS it is logged and ignored, as
+    // are SIGUSR1 and SIGUSR2: no signal but SIGTERM and SIGINT ends the server.
+    let tls = server.tls
+    let reasons: [(Int32, String)] = [(SIGHUP, "SIGHUP"), (SIGUSR1, "SIGUSR1"), (SIGUSR2, "SIGUSR2")]
+    for (number, name) in reasons {
         do {
-            _ = try loops.first.onSignal(SIGHUP) {
+            _ = try loops.first.onSignal(number) {
+                guard number == SIGHUP else {
+                    logger.notice("\(name) ignored: it means nothing to this server (SIGTERM or SIGINT drains it)")
+                    return
+                }
+                guard let tls else {
+                    logger.notice("SIGHUP ignored: it reloads the TLS certificate and key, and this server serves no TLS")
+                    return
+                }
                 do {
                     try tls.reload()
                     logger.info("reloaded the TLS certificate and key", metadata: ["certificate": "\(tls.certificatePath)"])
@@ -99,7 +153,7 @@ func serve(_ configuration: Configuration, app: RxLiveApp, logger: Logger) throw
                 }
             }
         } catch {
-            throw ServeError(description: "cannot watch SIGHUP: \(error)")
+            throw ServeError(description: "cannot watch \(name): \(error)")
         }
     }
     loops.run()

@@ -83,7 +83,7 @@ def open_sessions(port):
     status, body = support.http_get(port, "/metrics")
     if status != 200:
         return 0
-    return int(re.search(r"^rxlive_sessions_open (\d+)$", body.decode(), re.M).group(1))
+    return int(float(re.search(r"^rxlive_sessions_open ([0-9.]+)$", body.decode(), re.M).group(1)))
 
 
 @pytest.fixture

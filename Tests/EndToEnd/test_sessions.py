@@ -116,7 +116,7 @@ def metrics(port):
     for line in body.decode().splitlines():
         if line and not line.startswith("#"):
             name, value = line.rsplit(" ", 1)
-            values[name] = int(value)
+            values[name] = int(float(value))  # gauges are written as 2.0
     return values
 
 

@@ -128,7 +128,7 @@ def metrics(port):
     for line in body.decode().splitlines():
         if line and not line.startswith("#"):
             name, value = line.rsplit(" ", 1)
-            values[name] = int(value)
+            values[name] = int(float(value))  # gauges are written as 2.0
     return values
 
 
@@ -314,7 +314,7 @@ def resident_kib(pid):
     with open(f"/proc/{pid}/status") as status:
         for line in status:
             if line.startswith("VmRSS:"):
-                return int(line.split()[1])
+                return int(float(line.split()[1]))
     raise AssertionError("no VmRSS")
 
 

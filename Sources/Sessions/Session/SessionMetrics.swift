@@ -1,7 +1,7 @@
 import RxSwift
 import Synchronization
 
-/// Counters of every session, shown by `GET /metrics` in Prometheus' text format.
+/// Counters of every session, which `RxLive` shows on `GET /metrics`.
 ///
 /// Each event loop counts into its own `LoopMetrics`, so loops on different cores never
 /// write the same memory per message; the totals are summed when read.
@@ -83,28 +83,4 @@ public final class SessionMetrics: Sendable {
     func messageSent(loop: Int = 0) { loops[loop].messageSent() }
 
     func errorSent(loop: Int = 0) { loops[loop].errorSent() }
-
-    /// The Prometheus text exposition (version 0.0.4) of every counter and of
-    /// `Resources.total`.
-    public func render() -> String {
-        var text = ""
-        func metric(_ name: String, _ type: String, _ help: String, _ lines: [(labels: String, value: Int)]) {
-            text += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
-            for line in lines { text += "\(name)\(line.labels) \(line.value)\n" }
-        }
-        metric("rxlive_sessions_open", "gauge", "WebSocket sessions open now.", [("", sessionsOpen)])
-        let totals = sessionsTotal.withLock { $0 }
-        metric("rxlive_sessions_total", "counter", "WebSocket sessions opened, by view model.",
-               viewModelNames.map { ("{view_model=\"\($0)\"}", totals[$0] ?? 0) })
-        metric("rxlive_messages_received_total", "counter", "Client messages received.", [("", messagesReceived)])
-        metric("rxlive_messages_sent_total", "counter", "Server messages sent (ready, outputs, errors).", [("", messagesSent)])
-        metric("rxlive_errors_sent_total", "counter", "Error messages sent for refused client messages.", [("", errorsSentTotal)])
-        metric("rxlive_rx_resources", "gauge", "Live Rx resources (Resources.total).", [("", Int(Resources.total))])
-        metric("rxlive_loops", "gauge", "Event loops serving sessions, one thread each.", [("", loops.count)])
-        metric("rxlive_loop_sessions_open", "gauge", "WebSocket sessions open now, by event loop.",
-               sessionsOpenPerLoop.enumerated().map { ("{loop=\"\($0.offset)\"}", $0.element) })
-        metric("rxlive_loop_sessions_total", "counter", "WebSocket sessions opened, by event loop.",
-               sessionsTotalPerLoop.enumerated().map { ("{loop=\"\($0.offset)\"}", $0.element) })
-        return text
-    }
 }

@@ -1,10 +1,10 @@
 import HTTPServer
 import Logging
 
-/// Serves view models as sessions: each on `/ws/<name>`, the dashboard's too when there
-/// is an admin token, and the session metrics on `GET /metrics`.
+/// Serves view models as sessions: each on `/ws/<name>`, and the dashboard's too when
+/// there is an admin token.
 public enum SessionRoutes {
-    /// Registers `viewModels` and `/metrics` on every server of `group` (before `start()`);
+    /// Registers `viewModels` on every server of `group` (before `start()`);
     /// each loop's sessions count into one `SessionMetrics`, per loop as well, and one
     /// dashboard monitor sees the sessions of every loop.
     /// - Returns: the metrics the sessions count into.
@@ -17,7 +17,7 @@ public enum SessionRoutes {
         register(viewModels, on: group.servers, configuration: configuration, logger: logger)
     }
 
-    /// Registers `viewModels` and `/metrics` on one server (before `start()`).
+    /// Registers `viewModels` on one server (before `start()`).
     @discardableResult
     public static func register(
         _ viewModels: [WireViewModel], on server: HTTPServer,
@@ -45,9 +45,6 @@ public enum SessionRoutes {
                                                registry: monitor.registry, logger: logger, loop: loop,
                                                eventLoop: server.loop)
                 server.addWebSocketRoute("/ws/\(wire.name)") { Session(endpoint: endpoint) }
-            }
-            server.addRoute("/metrics") { _ in
-                HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: metrics.render())
             }
         }
         return metrics
