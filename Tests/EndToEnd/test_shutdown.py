@@ -93,3 +93,23 @@ def test_shutdown_timeout_bounds_the_drain_with_peers_that_never_answer():
         half_sent.close()
         for ws in silent:
             ws.close()
+
+
+def test_sighup_without_tls_and_sigusr1_sigusr2_are_logged_and_ignored():
+    """Only SIGTERM and SIGINT end the server: the others leave a session served and say why."""
+    with start_rxlive() as server:
+        ws = sum_session(server.port)
+        for number in (signal.SIGHUP, signal.SIGUSR1, signal.SIGUSR2):
+            server.proc.send_signal(number)
+        deadline = time.monotonic() + 5
+        log = ""
+        while log.count("ignored") < 3 and time.monotonic() < deadline:
+            time.sleep(0.05)
+            log = server.log_path.read_text(errors="replace")
+        assert "SIGHUP ignored" in log and "SIGUSR1 ignored" in log and "SIGUSR2 ignored" in log, log
+        assert server.proc.poll() is None
+        ws.send_json({"input": "number1", "value": "5"})
+        assert ws.receive_json() == {"output": "sum", "value": 5}
+        assert http_get(server.port, "/healthz")[0] == 200
+        ws.close()
+        assert server.stop() == 0
