@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// The HTTP/1.1 + WebSocket server on one event loop: static files from the public
-/// directory, `/healthz`, dynamic GET routes and WebSocket routes.
+/// directory, a health check, dynamic GET routes and WebSocket routes.
 ///
 /// Create, configure and start it on the loop's thread; every callback runs there too.
 public final class HTTPServer {
@@ -208,7 +208,7 @@ public final class HTTPServer {
         if let host = request.host, !hostPolicy.accepts(host: host) { return .response(.error(421)) }
         let isGetOrHead = request.method == "GET" || request.method == "HEAD"
         let notAllowed = HTTPResponse.error(405, headers: [("Allow", "GET, HEAD")])
-        if request.path == "/healthz" {
+        if let health = configuration.healthCheckPath, request.path == health {
             guard isGetOrHead else { return .response(notAllowed) }
             return .response(isDraining || isInDrainGrace
                 ? HTTPResponse(status: 503, contentType: "application/json", body: #"{"status":"draining"}"#)
@@ -224,7 +224,10 @@ public final class HTTPServer {
             case .refuse(let response): return .response(response)
             }
         }
-        if request.path == "/ws" || request.path.hasPrefix("/ws/") { return .response(.error(404)) }
+        if let prefix = configuration.webSocketPathPrefix,
+           request.path == prefix || (request.path.hasPrefix(prefix) && request.path.dropFirst(prefix.count).first == "/") {
+            return .response(.error(404))
+        }
         guard isGetOrHead else { return .response(notAllowed) }
         switch RequestPath.check(request.path) {
         case .malformed:

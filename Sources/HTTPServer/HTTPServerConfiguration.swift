@@ -46,6 +46,12 @@ public struct HTTPServerConfiguration: Sendable {
     /// With permessage-deflate, messages of at least this many bytes are sent compressed;
     /// shorter ones go out as they are (the RFC allows both on one connection).
     public var minimumCompressedSize = PerMessageDeflateParameters.defaultMinimumCompressedSize
+    /// Where the health check answers: `{"status":"ok"}` while serving, 503 and
+    /// `{"status":"draining"}` from the drain grace on. nil: no health check.
+    public var healthCheckPath: String? = "/healthz"
+    /// Paths kept for WebSocket routes (this one and those under it): one that matches no
+    /// route answers 404 and is never looked up as a file. nil: none kept.
+    public var webSocketPathPrefix: String? = "/ws"
 
     /// A configuration; every parameter defaults to the production value.
     public init(host: String = "127.0.0.1", port: Int = 8080, publicDirectory: String? = "Public",

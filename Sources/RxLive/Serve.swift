@@ -178,6 +178,9 @@ extension Configuration {
         server.serverNames = serverNames.isEmpty ? nil : serverNames
         server.perMessageDeflate = deflate
         server.shutdownTimeout = shutdownTimeout
+        // The routes an RxLive app has: the health check, and sessions under /ws/<name>.
+        server.healthCheckPath = "/healthz"
+        server.webSocketPathPrefix = "/ws"
         return server
     }
 }

@@ -94,6 +94,16 @@ final class StaticFileIntegrationTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(client.request("POST", "/metrics")).status, 405)
     }
 
+    func testTheHealthCheckAndTheWebSocketPathsAreTheConfigurations() throws {
+        XCTAssertTrue(harness.shutdown())
+        harness = try ServerHarness { $0.healthCheckPath = "/status"; $0.webSocketPathPrefix = "/live" }
+        let client = try harness.client()
+        XCTAssertEqual(try XCTUnwrap(client.request("/status")).text, #"{"status":"ok"}"#)
+        XCTAssertEqual(try XCTUnwrap(client.request("/healthz")).status, 404, "no health check there now")
+        XCTAssertEqual(try XCTUnwrap(client.request("/live/anything")).status, 404)
+        XCTAssertEqual(try XCTUnwrap(client.request("/live")).status, 404)
+    }
+
     func testLimits431_413_505_400() throws {
         let big = try harness.client()
         big.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + String(repeating: "a", count: 17 * 1024) + "\r\n\r\n")
