@@ -56,7 +56,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
-        .target(name: "Accounts", dependencies: ["CSQLite", "CArgon2", "CLibPQ", "RxSwift", "ViewModels"]),
+        .target(name: "Accounts", dependencies: ["CSQLite", "CArgon2", "CLibPQ", "RxSwift"]),
 
         // The library an app serves itself with: its command line, configuration and serving.
         .target(name: "RxLive", dependencies: [
@@ -69,7 +69,7 @@ let package = Package(
         ], exclude: ["ClientScript/rxlive.js"]),  // embedded as ClientScript.swift (scripts/embed-client-script.py)
 
         // Part 5: the app. The two forms' declarations, and `rxlive`, which serves them.
-        .target(name: "RxLiveForms", dependencies: ["Sessions", "ViewModels", "RxSwift"]),
+        .target(name: "RxLiveForms", dependencies: ["Sessions", "ViewModels", "Accounts", "RxSwift"]),
         .executableTarget(name: "rxlive", dependencies: ["RxLive", "RxLiveForms"]),
         .executableTarget(name: "autobahn-echo", dependencies: ["HTTPServer", "EventLoop", "TLS"]),
         .executableTarget(name: "rx-bench", dependencies: ["RxSwift", "RxRelay", "CMallocCounter"]),
@@ -92,7 +92,7 @@ let package = Package(
             .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
-        .testTarget(name: "AccountsTests", dependencies: ["Accounts", "RxSwift", "RxBlocking", "ViewModels"]),
+        .testTarget(name: "AccountsTests", dependencies: ["Accounts", "RxSwift", "RxBlocking"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,4 @@
 import RxSwift
-import ViewModels
 
 /// The login of one session against a `CredentialStore`: the check runs on a
 /// `WorkerPool`, and its answer comes back on the scheduler the session subscribed from
@@ -7,12 +6,12 @@ import ViewModels
 ///
 /// `true` for a match, `false` for an unknown user, a wrong password, or a name or
 /// password that `CredentialRules` refuses (answered at once: no hash, no failure counted,
-/// nothing written); a throttled attempt fails with `LoginServiceError.rateLimited`, a
-/// database that cannot answer with `LoginServiceError.unavailable`. The check waits in
+/// nothing written); a throttled attempt fails with `LoginCheckError.rateLimited`, a
+/// database that cannot answer with `LoginCheckError.unavailable`. The check waits in
 /// the `WorkerPool` under the client's address: past the pool's bounds it fails at once
 /// with `rateLimited(retryAfter: 1)`. Disposing the request before the check starts drops
 /// it; disposing it later drops its answer.
-public struct StoreLoginService: LoginService {
+public struct StoreLoginService: Sendable {
     private let store: CredentialStore
     private let workers: WorkerPool
     private let clientAddress: String
@@ -35,11 +34,6 @@ public struct StoreLoginService: LoginService {
         self.clientAddress = clientAddress
         self.homeScheduler = homeScheduler
         self.onUnavailable = onUnavailable
-    }
-
-    /// Without credentials there is nothing to accept.
-    public func login() -> Observable<Bool> {
-        Observable.just(false)
     }
 
     /// Checks `username` and `password` on the worker pool.
@@ -105,9 +99,9 @@ private struct HomeDelivery: @unchecked Sendable {  // the observer is only call
                 observer.onNext(false)
                 observer.onCompleted()
             case .throttled(let wait):
-                observer.onError(LoginServiceError.rateLimited(retryAfter: wait))
+                observer.onError(LoginCheckError.rateLimited(retryAfter: wait))
             case .unavailable:
-                observer.onError(LoginServiceError.unavailable)
+                observer.onError(LoginCheckError.unavailable)
             }
             return Disposables.create()
         }

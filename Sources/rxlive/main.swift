@@ -11,7 +11,7 @@ RxLiveApp(
 ) { context in
     var forms = FormsSettings(loginDelay: context.configuration.loginDelay)
     if let accounts = context.accounts {
-        forms.loginService = { address in accounts(address) }
+        forms.loginService = { address in AccountLoginService(accounts(address)) }
     }
     return FormsCatalog.viewModels(forms)
 }.main()

@@ -2,7 +2,6 @@ import Dispatch
 import Foundation
 import RxBlocking
 import RxSwift
-import ViewModels
 import XCTest
 import Accounts
 

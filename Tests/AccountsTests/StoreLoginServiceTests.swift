@@ -2,7 +2,6 @@ import Dispatch
 import Foundation
 import RxSwift
 import RxBlocking
-import ViewModels
 import XCTest
 import Accounts
 
@@ -59,7 +58,7 @@ final class StoreLoginServiceTests: XCTestCase {
             XCTAssertEqual(try service(store, home: home).login(username: "ada", password: "x").toBlocking(timeout: 30).toArray(), [false])
         }
         XCTAssertThrowsError(try service(store, home: home).login(username: "ada", password: "x").toBlocking(timeout: 30).toArray()) { error in
-            guard case .rateLimited(let wait)? = error as? LoginServiceError else { return XCTFail("\(error)") }
+            guard case .rateLimited(let wait)? = error as? LoginCheckError else { return XCTFail("\(error)") }
             XCTAssertGreaterThan(wait, 0)
             XCTAssertLessThanOrEqual(wait, 2)
         }
@@ -68,7 +67,7 @@ final class StoreLoginServiceTests: XCTestCase {
     func testADatabaseThatCannotBeOpenedFailsAsUnavailable() throws {
         let store = try makeStore(path: "/dev/null/accounts.sqlite")
         XCTAssertThrowsError(try service(store, home: HomeQueue()).login(username: "ada", password: "x").toBlocking(timeout: 30).toArray()) { error in
-            XCTAssertEqual(error as? LoginServiceError, .unavailable)
+            XCTAssertEqual(error as? LoginCheckError, .unavailable)
         }
     }
 

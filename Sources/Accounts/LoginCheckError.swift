@@ -1,0 +1,8 @@
+/// Why a login check has no answer.
+public enum LoginCheckError: Error, Equatable, Sendable {
+    /// The database behind the accounts cannot be reached.
+    case unavailable
+    /// Too many failed attempts for this user or address, or the hashing queue is full; the
+    /// next attempt may come after this many seconds.
+    case rateLimited(retryAfter: Double)
+}
