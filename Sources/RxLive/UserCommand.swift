@@ -27,19 +27,30 @@ struct UserCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add an account; the password is read from standard input (a prompt without echo on a terminal).")
 
-        @Argument(help: "The username (1 to 64 characters, no control characters).")
+        @Argument(help: "The username (1 to \(AccountLimits.maxUsernameScalars) characters, no control or invisible characters; compared in Unicode NFC).")
         var name: String
 
         // `--database` is the root command's option; the parser hands it to the root wherever it appears.
         @ParentCommand var root: RxLiveCommand
 
         func run() throws {
-            guard (1...64).contains(name.count), !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-                throw ConfigurationError(description: "a username has 1 to 64 characters and no control characters")
+            // The same rules as the login form's (CredentialRules), on the bytes as given:
+            // invalid UTF-8 is refused, never replaced.
+            let name: String
+            let password: String
+            do {
+                name = try CredentialRules.normalizedUsername(utf8: CommandLineBytes.argument(matching: self.name))
+            } catch {
+                throw ConfigurationError(description: "\(error)")
             }
             let store = try UserCommand.store(database: root.database)
-            guard let password = PasswordInput.read(prompt: "Password for \(name): "), !password.isEmpty else {
+            guard let line = PasswordInput.read(prompt: "Password for \(name): "), !line.isEmpty else {
                 throw ConfigurationError(description: "no password given (one line on standard input)")
+            }
+            do {
+                password = try CredentialRules.password(utf8: line)
+            } catch {
+                throw ConfigurationError(description: "\(error)")
             }
             guard try store.addAccount(name, password: password) else {
                 printError("user \(name) already exists")
@@ -85,10 +96,24 @@ private func printError(_ message: String) {
     FileHandle.standardError.write(Data("\(RxLiveApp.current.name): \(message)\n".utf8))
 }
 
-/// Reads a password: one line of standard input, with echo off while a terminal types it.
+/// The bytes of a command-line argument as the process got them: Swift's `String`s of the
+/// arguments have invalid UTF-8 already replaced, which would hide it.
+enum CommandLineBytes {
+    /// The raw bytes of the argument that reads as `text`; its UTF-8 when none does.
+    static func argument(matching text: String) -> [UInt8] {
+        for index in 0..<Int(CommandLine.argc) {
+            guard let pointer = CommandLine.unsafeArgv[index] else { continue }
+            let bytes = Array(UnsafeBufferPointer(start: pointer, count: strlen(pointer))).map { UInt8(bitPattern: $0) }
+            if String(decoding: bytes, as: UTF8.self) == text { return bytes }
+        }
+        return Array(text.utf8)
+    }
+}
+
+/// Reads a password: one line of standard input as bytes, with echo off while a terminal types it.
 enum PasswordInput {
-    static func read(prompt: String) -> String? {
-        guard isatty(STDIN_FILENO) == 1 else { return readLine(strippingNewline: true) }
+    static func read(prompt: String) -> [UInt8]? {
+        guard isatty(STDIN_FILENO) == 1 else { return readLineBytes() }
         FileHandle.standardError.write(Data(prompt.utf8))
         var saved = termios()
         tcgetattr(STDIN_FILENO, &saved)
@@ -99,6 +124,18 @@ enum PasswordInput {
             tcsetattr(STDIN_FILENO, TCSANOW, &saved)
             FileHandle.standardError.write(Data("\n".utf8))
         }
-        return readLine(strippingNewline: true)
+        return readLineBytes()
+    }
+
+    /// One line of standard input without its newline (nil at once at end of input), read
+    /// up to a little past the longest password so a huge input is not held.
+    private static func readLineBytes() -> [UInt8]? {
+        var line: [UInt8] = []
+        var byte: UInt8 = 0
+        while Glibc.read(STDIN_FILENO, &byte, 1) == 1 {
+            if byte == UInt8(ascii: "\n") { return line }
+            if line.count <= AccountLimits.maxPasswordBytes { line.append(byte) }
+        }
+        return line.isEmpty ? nil : line
     }
 }

@@ -228,3 +228,38 @@ def test_a_stopped_database_answers_login_unavailable_until_it_is_back(cluster):
         cluster.stop()
         cluster.start()
         assert attempt(server.port, "grace", "cobol") == ACCEPTED
+
+
+@pytest.mark.parametrize("name, why", [
+    ("ada\u200bx", "U+200B"),
+    ("\u202eada", "U+202E"),
+    ("a" * 65, "at most 64"),
+    (b"ad\xffa", "UTF-8"),
+])
+def test_user_add_refuses_names_the_login_form_would_refuse(tmp_path, name, why):
+    """The command line checks names with the login's rules, on the bytes as given."""
+    args = [str(support.binary("rxlive")).encode(), b"user", b"add", name if isinstance(name, bytes) else name.encode()]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RXLIVE_")}
+    result = subprocess.run(args, input=b"engine\n", capture_output=True, env=env, cwd=tmp_path, timeout=60)
+    assert result.returncode == 2, result
+    assert why in result.stderr.decode(errors="replace"), result.stderr
+    assert rxlive_user("list", cwd=tmp_path).stdout == ""
+
+
+@pytest.mark.parametrize("password, why", [
+    (b"\xff\xfeengine\n", "UTF-8"),
+    (b"x" * 1025 + b"\n", "at most 1024"),
+])
+def test_user_add_refuses_passwords_that_could_never_log_in(tmp_path, password, why):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RXLIVE_")}
+    result = subprocess.run([str(support.binary("rxlive")), "user", "add", "ada"], input=password,
+                            capture_output=True, env=env, cwd=tmp_path, timeout=60)
+    assert result.returncode == 2, result
+    assert why in result.stderr.decode(errors="replace"), result.stderr
+    assert rxlive_user("list", cwd=tmp_path).stdout == ""
+
+
+def test_user_add_stores_the_name_in_nfc(tmp_path):
+    decomposed = "Jose\u0301"
+    assert rxlive_user("add", decomposed, password="engine\n", cwd=tmp_path).returncode == 0
+    assert rxlive_user("list", cwd=tmp_path).stdout == "Jos\u00e9\n"
