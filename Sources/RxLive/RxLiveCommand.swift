@@ -37,7 +37,7 @@ struct RxLiveCommand: ParsableCommand {
     var publicDirectory: String?
 
     @Option(help: ArgumentHelp("Seconds the simulated login request takes (default 2; env RXLIVE_LOGIN_DELAY).",
-                               valueName: "seconds"))
+                               valueName: "seconds", visibility: Self.accountsVisibility))
     var loginDelay: String?
 
     @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical (default info; env RXLIVE_LOG_LEVEL).",
@@ -82,15 +82,15 @@ struct RxLiveCommand: ParsableCommand {
     var serverNames: [String] = []
 
     @Option(help: ArgumentHelp("What answers the login form: store (accounts in --database) or simulated (the seed's: true after --login-delay) (default store; env RXLIVE_LOGIN_SERVICE).",
-                               valueName: "service"))
+                               valueName: "service", visibility: Self.accountsVisibility))
     var loginService: String?
 
     @Option(help: ArgumentHelp("Where the accounts are: sqlite:PATH or postgres://… (default sqlite:data/rxlive.sqlite; env RXLIVE_DATABASE).",
-                               valueName: "database"))
+                               valueName: "database", visibility: Self.accountsVisibility))
     var database: String?
 
     @Option(help: ArgumentHelp("Threads that hash passwords (default: cores - 1, at least 1; env RXLIVE_LOGIN_WORKERS).",
-                               valueName: "threads"))
+                               valueName: "threads", visibility: Self.accountsVisibility))
     var loginWorkers: String?
 
     @Option(name: .customLong("trusted-proxy"),
@@ -122,6 +122,9 @@ struct RxLiveCommand: ParsableCommand {
                                valueName: "seconds"))
     var drainGrace: String?
 
+    /// The accounts' options are shown only by apps that use accounts.
+    private static var accountsVisibility: ArgumentVisibility { RxLiveApp.current.accounts ? .default : .private }
+
     /// The configuration these flags and the process environment describe.
     func resolvedConfiguration(environment: [String: String]) throws -> Configuration {
         let flags = Configuration.Overrides(
@@ -132,6 +135,13 @@ struct RxLiveCommand: ParsableCommand {
             loginService: loginService, database: database, loginWorkers: loginWorkers, trustedProxies: trustedProxies,
             dashboard: dashboard, adminToken: adminToken, deflate: deflate,
             loops: loops, shutdownTimeout: shutdownTimeout, drainGrace: drainGrace)
+        if !RxLiveApp.current.accounts {
+            let given = [("--login-delay", loginDelay), ("--login-service", loginService), ("--database", database),
+                         ("--login-workers", loginWorkers)].first { $0.1 != nil }
+            if let (flag, _) = given {
+                throw ConfigurationError(description: "\(flag): \(RxLiveApp.current.name) has no accounts")
+            }
+        }
         var configuration = try Configuration(flags: flags, environment: environment)
         configuration.publicDirectory = try PublicDirectory.locate(given: configuration.publicDirectory)
         return configuration

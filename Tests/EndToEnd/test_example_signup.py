@@ -106,3 +106,15 @@ def test_chromium_fills_the_example_form(server, browser):
     field("signup-button").click()
     wait_until(driver, "signed up", lambda: field("signed-up").is_displayed())
     assert_no_console_errors(driver)
+
+
+def test_an_app_without_accounts_neither_shows_nor_takes_their_options():
+    import subprocess
+    binary = str(EXAMPLE_BIN / "signup-server")
+    shown = subprocess.run([binary, "--help"], capture_output=True, text=True, timeout=30)
+    assert shown.returncode == 0 and "--port" in shown.stdout
+    for flag in ("--database", "--login-service", "--login-delay", "--login-workers"):
+        assert flag not in shown.stdout
+    refused = subprocess.run([binary, "--database", "sqlite:x"], capture_output=True, text=True, timeout=30)
+    assert refused.returncode == 2
+    assert refused.stderr == "signup-server: error: --database: signup-server has no accounts\n"
