@@ -1,7 +1,7 @@
 # The two commands of the README: `make run` and `make test`.
 # Both install whatever is missing first (scripts/setup).
 
-.PHONY: run test setup bench
+.PHONY: run test setup bench docs
 
 # Build rxlive for release and serve http://127.0.0.1:8080 (Ctrl-C stops it).
 # The flags are scripts/stage's, so this binary is the container's and the
@@ -31,3 +31,9 @@ bench:
 	scripts/bench-deflate.sh
 	scripts/bench-loops.sh
 	scripts/bench-peers.sh
+
+# The DocC documentation of the library's public API (RxLive and Sessions), as static HTML in docs-html/.
+docs:
+	scripts/setup runtime
+	swift package --disable-sandbox generate-documentation --target RxLive --target Sessions \
+		--warnings-as-errors --output-path docs-html

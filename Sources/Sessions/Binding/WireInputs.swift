@@ -33,7 +33,9 @@ public final class WireInputs {
     }
 
     /// A text input: every message's string value, like `rx.text.orEmpty`.
-    /// - Parameter secret: a password, say: a viewer of the session sees each value's length only.
+    /// - Parameters:
+    ///   - name: the input's name in messages.
+    ///   - secret: a password, say: a viewer of the session sees each value's length only.
     public func text(_ name: String, secret: Bool = false) -> Observable<String> {
         let subject = PublishSubject<String>()
         declarations.append(Declaration(name: name, kind: .text, limit: nil, secret: secret))
@@ -45,7 +47,10 @@ public final class WireInputs {
     /// (a number, a boolean, an optional, an enum, a struct, an array; shapes in
     /// PROTOCOL.md). A value that does not decode is refused with `bad_value` naming the
     /// input and its type, and the session goes on.
-    /// - Parameter secret: a viewer of the session sees each value's length only.
+    /// - Parameters:
+    ///   - name: the input's name in messages.
+    ///   - type: the type each value decodes into (usually inferred).
+    ///   - secret: a viewer of the session sees each value's length only.
     public func value<Value: Decodable>(_ name: String, as type: Value.Type = Value.self, secret: Bool = false) -> Observable<Value> {
         let feed = TypedWireValueFeed<Value>()
         declarations.append(Declaration(name: name, kind: .value, limit: nil, secret: secret))
@@ -54,7 +59,9 @@ public final class WireInputs {
     }
 
     /// A tap input: one element per message without a value, like `rx.tap`.
-    /// - Parameter limit: at most this many taps per session (`rate_limited` beyond it).
+    /// - Parameters:
+    ///   - name: the input's name in messages.
+    ///   - limit: at most this many taps per session (`rate_limited` beyond it).
     public func tap(_ name: String, limit: RateLimit? = nil) -> Observable<Void> {
         let subject = PublishSubject<Void>()
         declarations.append(Declaration(name: name, kind: .tap, limit: limit))
