@@ -229,6 +229,9 @@ public final class HTTPServer {
             return .response(.error(404))
         }
         guard isGetOrHead else { return .response(notAllowed) }
+        if configuration.hiddenPaths.contains(where: { request.path == $0 || request.path.hasPrefix($0 + "/") }) {
+            return .response(.error(404))
+        }
         switch RequestPath.check(request.path) {
         case .malformed:
             return .response(.error(400))

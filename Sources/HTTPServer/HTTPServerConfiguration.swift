@@ -52,6 +52,9 @@ public struct HTTPServerConfiguration: Sendable {
     /// Paths kept for WebSocket routes (this one and those under it): one that matches no
     /// route answers 404 and is never looked up as a file. nil: none kept.
     public var webSocketPathPrefix: String? = "/ws"
+    /// Paths of the public folder not served (each and those under it answer 404): a page
+    /// whose server side is off, say.
+    public var hiddenPaths: [String] = []
 
     /// A configuration; every parameter defaults to the production value.
     public init(host: String = "127.0.0.1", port: Int = 8080, publicDirectory: String? = "Public",

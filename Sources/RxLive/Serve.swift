@@ -62,6 +62,10 @@ final class RunningServer: @unchecked Sendable {  // `shutdown` is used on the f
                 throw ServeError(description: "\(error)")
             }
         }
+        if !configuration.servesDashboard {
+            // Its page would only show "disconnected": without the dashboard there is none.
+            serverConfiguration.hiddenPaths.append("/dashboard")
+        }
         let servers = HTTPServerGroup(configuration: serverConfiguration, loops: loops, logger: logger)
         var sessions = configuration.sessions
         var accounts: (@Sendable (String) -> StoreLoginService)?
@@ -69,7 +73,6 @@ final class RunningServer: @unchecked Sendable {  // `shutdown` is used on the f
             let backend = try LoginBackend.start(configuration, logger: logger)
             let fallback = loops.first
             accounts = { address in backend.service(clientAddress: address, fallback: fallback, logger: logger) }
-            logger.info("logins are checked against \(configuration.database)", metadata: ["workers": "\(configuration.loginWorkers)"])
         }
         sessions.adminToken = configuration.servesDashboard ? configuration.adminToken ?? randomAdminToken() : nil
         let viewModels = app.viewModels(RxLiveContext(configuration: configuration, accounts: accounts))
@@ -90,17 +93,23 @@ final class RunningServer: @unchecked Sendable {  // `shutdown` is used on the f
         }
         do {
             try servers.start()
+        } catch HTTPServerError.listenFailed(let host, let port, let cause) where cause.isAddressInUse {
+            throw ServeError(description: "cannot listen on \(host):\(port): the port is already in use; choose another with --port (RXLIVE_PORT)")
         } catch {
             throw ServeError(description: "\(error)")
         }
+        if accounts != nil {
+            logger.info("logins are checked against \(configuration.database)", metadata: ["workers": "\(configuration.loginWorkers)"])
+        }
         let scheme = serverConfiguration.tls == nil ? "http" : "https"
-        logger.info("\(app.name) \(app.version) listening on \(scheme)://\(configuration.host):\(servers.localPort)",
+        let origin = "\(scheme)://\(linkHost(configuration.host)):\(servers.localPort)"
+        logger.info("\(app.name) \(app.version) listening on \(origin)",
                     metadata: ["public": "\(configuration.publicDirectory ?? "-")", "open-files": "\(openFiles)",
                                "loops": "\(configuration.loops)"])
         if let token = sessions.adminToken {
             // A token made here is shown once, to whoever started the server; a given one never.
             let link = configuration.adminToken == nil ? "#token=\(token)" : " (with the --admin-token token)"
-            logger.info("dashboard: \(scheme)://\(configuration.host):\(servers.localPort)/dashboard\(link)")
+            logger.info("dashboard: \(origin)/dashboard\(link)")
         } else {
             logger.info("dashboard: off (see --dashboard and --admin-token)")
         }
@@ -182,6 +191,16 @@ extension Configuration {
         server.healthCheckPath = "/healthz"
         server.webSocketPathPrefix = "/ws"
         return server
+    }
+}
+
+/// The host of a link a person can open to a server listening on `host`: an IPv6 address in
+/// brackets, and the loopback address for a server listening on every address.
+func linkHost(_ host: String) -> String {
+    switch host {
+    case "0.0.0.0": return "127.0.0.1"
+    case "::", "[::]": return "[::1]"
+    default: return host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
     }
 }
 

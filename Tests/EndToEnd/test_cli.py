@@ -119,6 +119,20 @@ def test_port_in_use_exits_2_with_one_line():
     assert str(port) in lines[0]
 
 
+def test_port_in_use_with_accounts_is_still_one_line_naming_the_flag(tmp_path):
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        env = clean_env()
+        del env["RXLIVE_LOGIN_SERVICE"]
+        result = run_rxlive("--host", "127.0.0.1", "--port", str(port), "--public", str(REPO / "Public"),
+                            "--database", f"sqlite:{tmp_path}/accounts.sqlite", env=env)
+    assert result.returncode == 2
+    assert result.stderr == (f"rxlive: error: cannot listen on 127.0.0.1:{port}: the port is already in use; "
+                             "choose another with --port (RXLIVE_PORT)\n")
+
+
 def test_environment_sets_port_and_public_folder(tmp_path):
     port = free_port()
     public = make_public(tmp_path, "from-env")

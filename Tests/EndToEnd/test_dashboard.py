@@ -79,6 +79,10 @@ def test_without_a_dashboard_the_endpoint_does_not_exist():
         status, _, _ = first_frame(process.port, f"/ws/dashboard?token={TOKEN}")
         assert status.startswith("HTTP/1.1 404"), status
         assert "dashboard: off" in process.log_path.read_text()
+        # Nor is its page served, which could only say "disconnected".
+        for path in ("/dashboard", "/dashboard/", "/dashboard/index.html", "/dashboard/dashboard.js"):
+            assert support.http_get(process.port, path)[0] == 404, path
+        assert support.http_get(process.port, "/index.html")[0] == 200
     # On a loopback address `auto` serves it, with a token made at start and logged once.
     with support.start_rxlive() as process:
         log = process.log_path.read_text()
