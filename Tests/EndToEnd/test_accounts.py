@@ -263,3 +263,28 @@ def test_user_add_stores_the_name_in_nfc(tmp_path):
     decomposed = "Jose\u0301"
     assert rxlive_user("add", decomposed, password="engine\n", cwd=tmp_path).returncode == 0
     assert rxlive_user("list", cwd=tmp_path).stdout == "Jos\u00e9\n"
+
+
+def test_database_passwords_are_never_printed_at_any_log_level(tmp_path):
+    """Passwords in every URI form, in RXLIVE_DATABASE and in PGPASSWORD, with the database
+    down (so every warning and error path logs), at trace level and in the user commands."""
+    secrets = ["pw1secret", "pw2secret", "pw3secret", "pw4secret", "pw5secret"]
+    flag_uri = "postgres://ada:pw1secret@127.0.0.1:1/db?sslpassword=pw3secret&password=pw2secret"
+    env_uri = "postgresql://127.0.0.1:1/db?user=ada&password=pw5secret"
+    outputs = []
+    for args, env in [
+        (["--database", flag_uri], {"PGPASSWORD": "pw4secret"}),
+        ([], {"RXLIVE_DATABASE": env_uri, "PGPASSWORD": "pw4secret"}),
+    ]:
+        with support.start_rxlive(extra_args=["--log-level", "trace", *args], env=env) as server:
+            answer = attempt(server.port, "ada", "engine")
+            assert answer["error"]["code"] == "login_unavailable", answer
+        outputs.append(server.log_path.read_text(errors="replace"))
+    for args in (["list", "--database", flag_uri], ["add", "ada", "--database", env_uri]):
+        result = rxlive_user(*args, password="engine\n", cwd=tmp_path)
+        assert result.returncode != 0
+        outputs += [result.stdout, result.stderr]
+    everything = "\n".join(outputs)
+    assert "127.0.0.1:1" in everything, "the logs name the database"
+    for secret in secrets:
+        assert secret not in everything, f"{secret} printed:\n{everything}"
