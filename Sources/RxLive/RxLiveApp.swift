@@ -50,6 +50,7 @@ public struct RxLiveApp: Sendable {
     /// swift-metrics (`Counter(label:)`, `Timer(label:)`, …) is on `/metrics` beside the
     /// sessions' counters; an app that serves with RxLive does not bootstrap its own.
     public func main() -> Never {
+        TerminationSignals.hold()
         RxLiveApp.running.withLock { $0 = self }
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: RxLiveApp.metricsRegistry))
         RxLiveMain.main()

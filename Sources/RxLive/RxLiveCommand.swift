@@ -166,6 +166,8 @@ enum RxLiveMain {
     static func main() -> Never {
         do {
             var command = try RxLiveCommand.parseAsRoot()
+            // Only serving handles signals; a `user` command keeps their defaults (Ctrl-C at a prompt).
+            if !(command is RxLiveCommand) { TerminationSignals.release() }
             try command.run()
             Foundation.exit(0)
         } catch {

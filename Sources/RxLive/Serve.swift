@@ -165,6 +165,8 @@ func serve(_ configuration: Configuration, app: RxLiveApp, logger: Logger) throw
             throw ServeError(description: "cannot watch \(name): \(error)")
         }
     }
+    // Every handler is in place: a signal held back since the start is delivered now.
+    TerminationSignals.release()
     loops.run()
 }
 

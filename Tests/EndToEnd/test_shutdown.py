@@ -3,6 +3,7 @@ sessions are still served, then every session is closed with 1001; --shutdown-ti
 the drain even when a peer never answers the close or never finishes its request. Times are
 measured from before the signal, with bounds far from what the machine's load can reach."""
 import json
+import os
 import signal
 import socket
 import time
@@ -113,3 +114,33 @@ def test_sighup_without_tls_and_sigusr1_sigusr2_are_logged_and_ignored():
         assert http_get(server.port, "/healthz")[0] == 200
         ws.close()
         assert server.stop() == 0
+
+
+def test_a_signal_at_any_point_of_start_up_drains_and_exits_0(tmp_path):
+    """SIGINT or SIGTERM from 100 ms after exec on (once the process runs its own code: before
+    that, the dynamic loader has not handed over yet) is held until the handlers are in place,
+    then drains: exit 0 with the drain logged, never the default action, never ignored."""
+    import subprocess
+
+    import support
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RXLIVE_")}
+    delays = [0.1, 0.12, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.7, 0.9, 1.2, 1.5]
+    for index, delay in enumerate(delays):
+        sig = signal.SIGINT if index % 2 == 0 else signal.SIGTERM
+        log_path = tmp_path / f"start-{index}.log"
+        with open(log_path, "wb") as log:
+            proc = subprocess.Popen(
+                [str(support.binary("rxlive")), "--host", "127.0.0.1", "--port", str(support.free_port()),
+                 "--public", str(tmp_path), "--login-service", "simulated"],
+                stdout=log, stderr=subprocess.STDOUT, env=env)
+            time.sleep(delay)
+            proc.send_signal(sig)
+            try:
+                code = proc.wait(15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+                raise AssertionError(f"{sig.name} {delay} s after start was ignored: {log_path.read_text()}")
+        assert code == 0, f"{sig.name} {delay} s after start: exit {code}\n{log_path.read_text()}"
+        assert "stopped" in log_path.read_text(), log_path.read_text()
