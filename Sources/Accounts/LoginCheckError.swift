@@ -5,4 +5,7 @@ public enum LoginCheckError: Error, Equatable, Sendable {
     /// Too many failed attempts for this user or address, or the hashing queue is full; the
     /// next attempt may come after this many seconds.
     case rateLimited(retryAfter: Double)
+    /// The username or password is one no account can have (`CredentialRules` says why):
+    /// refused before any hashing, counting or database work.
+    case invalid(String)
 }

@@ -4,10 +4,10 @@ import RxSwift
 /// `WorkerPool`, and its answer comes back on the scheduler the session subscribed from
 /// (its event loop), never blocking a loop.
 ///
-/// `true` for a match, `false` for an unknown user, a wrong password, or a name or
-/// password that `CredentialRules` refuses (answered at once: no hash, no failure counted,
-/// nothing written); a throttled attempt fails with `LoginCheckError.rateLimited`, a
-/// database that cannot answer with `LoginCheckError.unavailable`. The check waits in
+/// `true` for a match, `false` for an unknown user or a wrong password; a name or password
+/// that `CredentialRules` refuses fails at once with `LoginCheckError.invalid` (no hash, no
+/// failure counted, nothing written), a throttled attempt with `LoginCheckError.rateLimited`,
+/// a database that cannot answer with `LoginCheckError.unavailable`. The check waits in
 /// the `WorkerPool` under the client's address: past the pool's bounds it fails at once
 /// with `rateLimited(retryAfter: 1)`. Disposing the request before the check starts drops
 /// it; disposing it later drops its answer.
@@ -44,8 +44,8 @@ public struct StoreLoginService: Sendable {
             let home = HomeDelivery(scheduler: homeScheduler(), observer: observer)
             let request = CompositeDisposable()
             // Refused before it takes a place in the queue: no hash, no counter, no row.
-            if case .refused = Self.precheck(username: username, password: password) {
-                _ = request.insert(home.deliver(.rejected))
+            if case .refused(let reason) = Self.precheck(username: username, password: password) {
+                _ = request.insert(home.deliver(.refused(reason)))
                 return request
             }
             let deliver: (LoginVerdict) -> Void = { verdict in
@@ -95,9 +95,11 @@ private struct HomeDelivery: @unchecked Sendable {  // the observer is only call
             case .accepted:
                 observer.onNext(true)
                 observer.onCompleted()
-            case .rejected, .refused:
+            case .rejected:
                 observer.onNext(false)
                 observer.onCompleted()
+            case .refused(let reason):
+                observer.onError(LoginCheckError.invalid(reason.description))
             case .throttled(let wait):
                 observer.onError(LoginCheckError.rateLimited(retryAfter: wait))
             case .unavailable:

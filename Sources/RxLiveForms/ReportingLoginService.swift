@@ -37,6 +37,8 @@ struct ReportingLoginService: LoginService {
         case .rateLimited(let wait):
             let seconds = max(1, Int(wait.rounded(.up)))
             return ProtocolError(.rateLimited, "too many failed logins; try again in \(seconds) s", retryAfter: seconds)
+        case .invalidCredentials(let reason):
+            return ProtocolError(.badValue, reason)
         }
     }
 }

@@ -27,6 +27,8 @@ public enum LoginServiceError: Error, Equatable, Sendable {
     case unavailable
     /// Too many failed attempts for this user or address; the next attempt may come after this many seconds.
     case rateLimited(retryAfter: Double)
+    /// The username or password can belong to no account; says why.
+    case invalidCredentials(String)
 }
 
 /// The seed's simulated login request: `true` after a delay on `MainScheduler.instance`.
