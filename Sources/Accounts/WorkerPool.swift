@@ -9,15 +9,17 @@ import Synchronization
 ///
 /// Work given a key (a client address) is bounded and fair: at most `maxQueued` keyed
 /// items wait at once, at most `maxQueuedPerKey` of them with one key, and the keys that
-/// used the pool least lately go first (start-time fair queueing). When the queue is full,
-/// a newcomer that would go before the last item in line takes its place (that item is
-/// shed: its `onShed` runs); otherwise the newcomer is refused at once. So a hundred
-/// clients hammering the pool delay a client that comes by once by at most one item each
-/// of the `maxQueued` in line, never more. Work without a key (the scheduler's) is neither
+/// used the pool least lately go first (each attempt counts, its weight halving every
+/// 10 s). When the queue is full, a newcomer whose key used the pool less than the busiest
+/// key in line takes that key's last place (that item is shed: its `onShed` runs);
+/// otherwise the newcomer is refused at once. So a client that comes by once goes ahead of
+/// a hundred clients hammering the pool, and waits only for the work already running. Work without a key (the scheduler's) is neither
 /// bounded nor shed, and goes first.
 ///
-/// The threads run at a lower priority (nice 10) than the loops, so on a busy machine
-/// hashing takes the CPU the loops leave over rather than delaying their replies.
+/// The threads run at the loops' priority by default (`nice` 0): at nice 10 a flood of
+/// cheap requests that kept the loops busy starved the hashing of a real user's login (7 s
+/// to answer one login while 100 addresses hammered, 0.3 s at nice 0). There are fewer
+/// threads than cores (`rxlive --login-workers`), so hashing never takes every core.
 public final class WorkerPool: ImmediateSchedulerType, Sendable {
     /// How many threads run work.
     public let threadCount: Int
@@ -32,7 +34,7 @@ public final class WorkerPool: ImmediateSchedulerType, Sendable {
     /// - Parameters:
     ///   - maxQueued: most keyed items waiting at once; 16 per thread when nil.
     ///   - maxQueuedPerKey: most keyed items waiting with one key.
-    public init(threads: Int, name: String = "rxlive.workers", nice: Int32 = 10,
+    public init(threads: Int, name: String = "rxlive.workers", nice: Int32 = 0,
                 maxQueued: Int? = nil, maxQueuedPerKey: Int = 4) {
         threadCount = max(1, threads)
         self.maxQueued = max(1, maxQueued ?? 16 * threadCount)
@@ -69,7 +71,8 @@ public final class WorkerPool: ImmediateSchedulerType, Sendable {
         let item = WorkItem(UncheckedWork(action), onShed: UncheckedWork(onShed))
         let (accepted, shed) = queue.withLock { queue -> (Bool, WorkItem?) in
             guard !queue.stopping else { return (false, nil) }
-            return queue.admit(item, key: key, maxQueued: maxQueued, maxQueuedPerKey: maxQueuedPerKey)
+            let now = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+            return queue.admit(item, key: key, now: now, maxQueued: maxQueued, maxQueuedPerKey: maxQueuedPerKey)
         }
         shed?.shed()
         guard accepted else { return nil }
@@ -101,27 +104,30 @@ public final class WorkerPool: ImmediateSchedulerType, Sendable {
     }
 }
 
-/// Queued items: unkeyed ones first in arrival order, then keyed ones in start-time fair
-/// queueing order. Each keyed item gets a virtual start, the later of the virtual time now
-/// (the start of the item last taken) and the end of its key's previous item; the smallest
-/// start runs first, and when the queue is full the largest start is shed. A key that
-/// has not used the pool lately starts at the virtual time now, ahead of every key that
-/// keeps it busy, and is never the one shed while they wait.
+/// Queued items: unkeyed ones first in arrival order, then keyed ones by how much their key
+/// used the pool lately, least first (then in arrival order).
+///
+/// A key's use is the number of its attempts, queued or refused, decaying by half every
+/// `halfLife`: a key that keeps knocking, even on a full queue, stays behind one that comes
+/// once in a while, and a newcomer goes to the head of the line. When the queue is full, the
+/// item of the key that used the pool most gives way to a newcomer that used it less.
 private struct FairQueue {
     struct Keyed {
         let item: WorkItem
         let key: String
-        let start: UInt64
+        /// The key's use when the item came: smaller goes first.
+        let use: Double
         let arrival: UInt64
     }
+
+    /// How fast a key's use is forgotten.
+    static let halfLife: Double = 10
 
     private var unkeyed: [WorkItem] = []
     private var unkeyedHead = 0
     private var keyed: [Keyed] = []
-    /// Virtual time: the start of the keyed item last taken.
-    private var virtualTime: UInt64 = 0
-    /// Per key, the virtual end of its last attempt (only those still ahead of now matter).
-    private var finishes: [String: UInt64] = [:]
+    /// Per key, its use and when (in seconds of uptime) it was last brought up to date.
+    private var uses: [String: (use: Double, at: Double)] = [:]
     private var arrivals: UInt64 = 0
     var stopping = false
 
@@ -131,32 +137,31 @@ private struct FairQueue {
         unkeyed.append(item)
     }
 
-    /// Queues a keyed item within the bounds: whether it was queued, and the item it
-    /// displaced (to be shed outside the lock).
-    mutating func admit(_ item: WorkItem, key: String, maxQueued: Int, maxQueuedPerKey: Int) -> (Bool, WorkItem?) {
-        // Every attempt moves its key's end on, refused or not: a key that keeps knocking
-        // on a full queue falls behind those that came once.
-        let start = max(virtualTime, finishes[key] ?? 0)
-        finishes[key] = start + 1
-        if finishes.count > 4 * maxQueued + 64 {
-            finishes = finishes.filter { $0.value > virtualTime }
-            // Bounded whatever the number of addresses: past twice the limit, the debts are forgiven.
-            if finishes.count > 8 * maxQueued + 128 { finishes.removeAll() }
+    /// Queues a keyed item within the bounds at time `now` (seconds): whether it was
+    /// queued, and the item it displaced (to be shed outside the lock).
+    mutating func admit(_ item: WorkItem, key: String, now: Double, maxQueued: Int, maxQueuedPerKey: Int) -> (Bool, WorkItem?) {
+        let use = Self.decayed(uses[key], now: now)
+        uses[key] = (use + 1, now)
+        if uses.count > 8 * maxQueued + 256 {
+            // Bounded whatever the number of addresses: forget the keys that have gone quiet,
+            // and all of them if that is not enough.
+            uses = uses.filter { Self.decayed($0.value, now: now) >= 0.5 }
+            if uses.count > 16 * maxQueued + 512 { uses = [key: (use + 1, now)] }
         }
         guard keyed.count(where: { $0.key == key }) < maxQueuedPerKey else { return (false, nil) }
         var displaced: WorkItem?
         if keyed.count >= maxQueued {
-            // The latest start gives way; among equal starts, the latest arrival.
-            guard let last = keyed.indices.max(by: { (keyed[$0].start, keyed[$0].arrival) < (keyed[$1].start, keyed[$1].arrival) }),
-                  keyed[last].start > start else { return (false, nil) }
+            // The busiest key's latest item gives way, to a newcomer that used the pool less.
+            guard let last = keyed.indices.max(by: { (keyed[$0].use, keyed[$0].arrival) < (keyed[$1].use, keyed[$1].arrival) }),
+                  keyed[last].use > use else { return (false, nil) }
             displaced = keyed.remove(at: last).item
         }
         arrivals += 1
-        keyed.append(Keyed(item: item, key: key, start: start, arrival: arrivals))
+        keyed.append(Keyed(item: item, key: key, use: use, arrival: arrivals))
         return (true, displaced)
     }
 
-    /// The next item: the oldest unkeyed one, else the keyed one with the smallest start.
+    /// The next item: the oldest unkeyed one, else the keyed one whose key used the pool least.
     mutating func pop() -> WorkItem? {
         if unkeyedHead < unkeyed.count {
             let item = unkeyed[unkeyedHead]
@@ -167,12 +172,16 @@ private struct FairQueue {
             }
             return item
         }
-        guard let first = keyed.indices.min(by: { (keyed[$0].start, keyed[$0].arrival) < (keyed[$1].start, keyed[$1].arrival) }) else {
+        guard let first = keyed.indices.min(by: { (keyed[$0].use, keyed[$0].arrival) < (keyed[$1].use, keyed[$1].arrival) }) else {
             return nil
         }
-        let next = keyed.remove(at: first)
-        virtualTime = max(virtualTime, next.start)
-        return next.item
+        return keyed.remove(at: first).item
+    }
+
+    /// A key's use at `now`, halved for every `halfLife` since it was last brought up to date.
+    private static func decayed(_ entry: (use: Double, at: Double)?, now: Double) -> Double {
+        guard let entry else { return 0 }
+        return entry.use * Foundation.pow(0.5, max(0, now - entry.at) / halfLife)
     }
 }
 

@@ -10,12 +10,13 @@ TEXT = 0x1
 
 
 class RawWebSocket:
-    def __init__(self, port: int, path: str, timeout: float = 15.0):
+    def __init__(self, port: int, path: str, timeout: float = 15.0, headers=()):
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
         key = base64.b64encode(os.urandom(16)).decode()
+        extra = "".join(f"{header}\r\n" for header in headers)
         self.sock.sendall((f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
-                           f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n")
-                          .encode())
+                           f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+                           f"{extra}\r\n").encode())
         self.buffer = b""
         while b"\r\n\r\n" not in self.buffer:
             self._fill()

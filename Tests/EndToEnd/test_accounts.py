@@ -4,16 +4,22 @@ websocat as the client. Every answer is compared with PROTOCOL.md's shapes."""
 import json
 import os
 import queue
+import signal
 import stat
 import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
 import postgres
 import support
+from raw_websocket import RawWebSocket
 from test_sessions import Websocat, tap, text
+
+HERE = Path(__file__).resolve().parent
 
 READY_PREFIX = '{"ready":{"viewModel":"login"'
 
@@ -291,3 +297,64 @@ def test_database_passwords_are_never_printed_at_any_log_level(tmp_path):
     assert "127.0.0.1:1" in everything, "the logs name the database"
     for secret in secrets:
         assert secret not in everything, f"{secret} printed:\n{everything}"
+
+
+def forwarded_login(port, address, username, password, timeout=30.0):
+    """One login session as a client behind the trusted proxy at `address`: the answer to
+    one tap as JSON, and the seconds from the tap to that answer."""
+    ws = RawWebSocket(port, "/ws/login", headers=[f"X-Forwarded-For: {address}"], timeout=timeout)
+    try:
+        assert "ready" in ws.receive_json()
+        ws.send_json({"input": "username", "value": username})
+        ws.send_json({"input": "password", "value": password})
+        assert ws.receive_json() == {"output": "isLoginButtonEnabled", "value": True}
+        tapped = time.monotonic()
+        ws.send_json({"input": "loginTapped"})
+        answer = ws.receive_json()
+        return answer, time.monotonic() - tapped
+    finally:
+        ws.close()
+
+
+@pytest.fixture
+def proxied_server(tmp_path):
+    database = f"sqlite:{tmp_path / 'accounts.sqlite'}"
+    assert rxlive_user("add", "ada", "--database", database, password="engine\n").returncode == 0
+    with support.start_rxlive(extra_args=["--database", database, "--trusted-proxy", "127.0.0.1"]) as server:
+        yield server
+
+
+def test_an_attacker_cannot_lock_the_owner_out(proxied_server):
+    """Wrong passwords for ada from one address slow that address, not ada from hers."""
+    attacker, owner = "203.0.113.66", "198.51.100.7"
+    answers = [forwarded_login(proxied_server.port, attacker, "ada", f"guess{n}")[0] for n in range(12)]
+    assert answers[:3] == [REJECTED] * 3
+    assert all(answer.get("error", {}).get("code") == "rate_limited" for answer in answers[3:]), answers
+    # The owner, from an address with no failures of its own, logs in at once.
+    assert forwarded_login(proxied_server.port, owner, "ada", "engine")[0] == ACCEPTED
+    # And the attacker is still held back, even with the right password.
+    assert forwarded_login(proxied_server.port, attacker, "ada", "engine")[0]["error"]["code"] == "rate_limited"
+
+
+def test_a_legitimate_login_is_answered_in_under_a_second_while_a_hundred_addresses_hammer(proxied_server):
+    """The hashing queue is bounded and fair per client address: a flood from 100 addresses
+    (another process, so it does not share this one's interpreter) is shed with rate_limited,
+    and a login from its own address is not stuck behind it."""
+    flood = subprocess.Popen([sys.executable, str(HERE / "tools" / "login_flood.py"), str(proxied_server.port), "100", "20"],
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        time.sleep(2.0)  # the flood is on and the queue full
+        # Three logins a second apart, from three addresses of the user's: the median says how
+        # long a login takes during the flood, whatever else this shared machine does at one moment.
+        logins = []
+        for index in range(3):
+            logins.append(forwarded_login(proxied_server.port, f"198.51.100.{7 + index}", "ada", "engine"))
+            time.sleep(1.0)
+    finally:
+        flood.send_signal(signal.SIGTERM)
+        counts = json.loads(flood.communicate(timeout=15)[0] or "{}")
+    seconds = sorted(elapsed for _, elapsed in logins)
+    print(f"legitimate logins during the flood: {', '.join(f'{s:.3f}' for s in seconds)} s; flood answers {counts}")
+    assert [answer for answer, _ in logins] == [ACCEPTED] * 3
+    assert seconds[1] < 1.0, f"a login took {seconds[1]:.2f} s (median) during the flood"
+    assert counts.get("rate_limited", 0) > 0, f"the flood was shed: {counts}"
