@@ -9,12 +9,17 @@ struct LoginBackend {
     let store: CredentialStore
     let workers: WorkerPool
 
-    /// The store of `location` (for `serve` and the `user` commands).
-    static func store(_ location: DatabaseLocation) throws -> CredentialStore {
+    /// The store of `location` (for `serve` and the `user` commands); an SQLite file's
+    /// warnings (replaced while open, say) go to `logger`, else to standard error.
+    static func store(_ location: DatabaseLocation, logger: Logger? = nil) throws -> CredentialStore {
         let database: any CredentialDatabase
         switch location {
         case .sqlite(let path):
-            database = SQLiteDatabase(path: path)
+            var file = SQLiteDatabase(path: path)
+            if let logger {
+                file.onWarning = { message in logger.warning("\(message)") }
+            }
+            database = file
         case .postgres(let uri):
             database = PostgresDatabase(uri: uri)
         }
@@ -31,7 +36,7 @@ struct LoginBackend {
     /// stops the start; a PostgreSQL server that is down does not (logins answer
     /// `login_unavailable` until it is back, and the schema is migrated then).
     static func start(_ configuration: Configuration, logger: Logger) throws -> LoginBackend {
-        let store = try store(configuration.database)
+        let store = try store(configuration.database, logger: logger)
         do {
             try store.migrate()
         } catch {

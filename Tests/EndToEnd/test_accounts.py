@@ -166,6 +166,8 @@ def test_the_store_follows_a_file_replaced_or_deleted_while_serving(tmp_path):
                 os.unlink(f"{path}{suffix}")
         assert attempt(server.port, "dave", "pw")["error"]["code"] == "login_unavailable"
         assert not path.exists()
+    log = server.log_path.read_text()
+    assert "warning" in log and "was replaced while open" in log, "the replacement is logged"
 
 
 def test_a_database_file_others_may_read_is_refused(tmp_path):
