@@ -118,3 +118,72 @@ def test_an_app_without_accounts_neither_shows_nor_takes_their_options():
     refused = subprocess.run([binary, "--database", "sqlite:x"], capture_output=True, text=True, timeout=30)
     assert refused.returncode == 2
     assert refused.stderr == "signup-server: error: --database: signup-server has no accounts\n"
+
+
+def profile_session(server):
+    ws = RawWebSocket(server.port, "/ws/profile")
+    ready = ws.receive_json()["ready"]
+    assert ready["inputs"] == {"age": "value", "nickname": "value", "plan": "value", "contact": "value",
+                               "address": "value", "tags": "value", "save": "tap"}
+    return ws
+
+
+def refused(ws, message):
+    ws.send_json(message)
+    answer = ws.receive_json()
+    assert answer.get("error", {}).get("code") == "bad_value", (message, answer)
+    return answer["error"]["message"]
+
+
+@pytest.mark.parametrize("input_name, value, expected", [
+    ("age", 17, ("ageValidation", {"failed": {"message": "You must be 18 or older"}})),
+    ("age", 30, ("ageValidation", {"ok": {"message": "Age accepted"}})),
+    ("nickname", None, ("greeting", "Hello!")),
+    ("nickname", "Ada", ("greeting", "Hello, Ada!")),
+    ("tags", ["swift", "rx"], ("tagCount", 2)),
+    ("tags", [], ("tagCount", 0)),
+])
+def test_every_kind_of_value_reaches_a_view_model_declared_outside_the_repository(server, input_name, value, expected):
+    ws = profile_session(server)
+    ws.send_json({"input": input_name, "value": value})
+    assert outputs(ws, 1) == [expected]
+    ws.close()
+
+
+def test_enums_structs_and_optionals_come_back_in_a_struct(server):
+    ws = profile_session(server)
+    for message in [{"input": "age", "value": 40}, {"input": "plan", "value": "pro"},
+                    {"input": "contact", "value": {"phone": {"country": 44, "number": "20 7946 0000"}}},
+                    {"input": "address", "value": {"city": "Paris"}}, {"input": "tags", "value": ["a/b"]}]:
+        ws.send_json(message)
+    assert dict(outputs(ws, 2)) == {"ageValidation": {"ok": {"message": "Age accepted"}}, "tagCount": 1}
+    ws.send_json({"input": "save"})
+    assert outputs(ws, 1) == [("summary", {"age": 40, "city": "Paris", "contact": {"phone": {"country": 44, "number": "20 7946 0000"}},
+                                           "plan": "pro", "tags": ["a/b"]})]
+    # An optional struct set to null, an enum case without values.
+    ws.send_json({"input": "address", "value": None})
+    ws.send_json({"input": "contact", "value": {"none": {}}})
+    ws.send_json({"input": "save"})
+    assert outputs(ws, 1) == [("summary", {"age": 40, "contact": {"none": {}}, "plan": "pro", "tags": ["a/b"]})]
+    ws.close()
+
+
+def test_values_that_do_not_decode_are_refused_naming_the_input_and_type_and_change_nothing(server):
+    ws = profile_session(server)
+    for message in [{"input": "age", "value": 30}, {"input": "plan", "value": "free"},
+                    {"input": "contact", "value": {"email": {"_0": "ada@example.com"}}}, {"input": "tags", "value": []}]:
+        ws.send_json(message)
+    outputs(ws, 2)
+    assert '"age" expects Int' in refused(ws, {"input": "age", "value": "thirty"})
+    refused(ws, {"input": "age", "value": 30.5})
+    refused(ws, {"input": "age", "value": None})
+    assert '"plan" expects Plan' in refused(ws, {"input": "plan", "value": "gold"})
+    assert '"address" expects Address?: missing key "city"' in refused(ws, {"input": "address", "value": {"zip": "75001"}})
+    assert "at phone.country" in refused(ws, {"input": "contact", "value": {"phone": {"country": "44", "number": "1"}}})
+    refused(ws, {"input": "tags", "value": ["a", 1]})
+    assert '"age" needs a "value"' in refused(ws, {"input": "age"})
+    refused(ws, {"input": "save", "value": 1})
+    # The session goes on, with the values it had.
+    ws.send_json({"input": "save"})
+    assert outputs(ws, 1) == [("summary", {"age": 30, "contact": {"email": {"_0": "ada@example.com"}}, "plan": "free", "tags": []})]
+    ws.close()

@@ -171,6 +171,13 @@ final class WireValueTests: XCTestCase {
         XCTAssertEqual(transport.takeSent(), [output("summary", #"{"age":20,"plan":"free","tags":["x"]}"#)])
     }
 
+    func testTypesAreNamedAsSwiftCodeWritesThem() {
+        XCTAssertEqual(WireJSON.typeName(Int.self), "Int")
+        XCTAssertEqual(WireJSON.typeName(String?.self), "String?")
+        XCTAssertEqual(WireJSON.typeName([String].self), "[String]")
+        XCTAssertEqual(WireJSON.typeName(Address?.self), "Address?")
+    }
+
     func testATextInputStillRefusesNonStringsAndATapRefusesValues() {
         _ = transport.takeSent()
         XCTAssertNotNil(refusal("save", "1"))

@@ -53,9 +53,14 @@ enum WireJSON {
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
-    /// The type's name as a person reads it: `Int`, `Optional<String>`, `SignUp.Form`.
+    /// The type's name as a person reads it: `Int`, `String?`, `[Tag]`, `Address`.
     static func typeName(_ type: Any.Type) -> String {
-        String(describing: type)
+        var name = String(describing: type)
+        for (prefix, suffix) in [("Optional<", "?"), ("Array<", "")] where name.hasPrefix(prefix) && name.hasSuffix(">") {
+            let inner = String(name.dropFirst(prefix.count).dropLast())
+            name = suffix.isEmpty ? "[\(inner)]" : inner + suffix
+        }
+        return name
     }
 
     /// One line on why a value did not decode, naming where in it.

@@ -7,7 +7,7 @@ import SignUp
 // RxLive with everything `rxlive` has (TLS, deflate, loops, health, metrics, dashboard, drain).
 let service = InMemorySignUpService(users: ["admin", "ada"], latency: .milliseconds(300), scheduler: MainScheduler.instance)
 
-RxLiveApp(name: "signup-server", abstract: "Serve the sign-up form (/ws/signup).") { _ in
+RxLiveApp(name: "signup-server", abstract: "Serve the sign-up form (/ws/signup) and the profile form (/ws/profile).") { _ in
     [
         WireViewModel(
             name: "signup",
@@ -26,6 +26,22 @@ RxLiveApp(name: "signup-server", abstract: "Serve the sign-up form (/ws/signup).
                 WireOutput("signUpEnabled", \.signUpEnabled),
                 WireOutput("checking", \.checking),
                 WireOutput("signedUp", \.signedUp),
+            ]),
+        // The profile form: inputs of any Codable type, decoded from the message's JSON value.
+        WireViewModel(
+            name: "profile",
+            transform: { (input: ProfileViewModel.Input) in ProfileViewModel(input: input) },
+            input: { wire in
+                ProfileViewModel.Input(
+                    age: wire.value("age"), nickname: wire.value("nickname"), plan: wire.value("plan"),
+                    contact: wire.value("contact"), address: wire.value("address"), tags: wire.value("tags"),
+                    save: wire.tap("save"))
+            },
+            outputs: [
+                WireOutput("ageValidation", \.ageValidation),
+                WireOutput("greeting", \.greeting),
+                WireOutput("tagCount", \.tagCount),
+                WireOutput("summary", \.summary),
             ]),
     ]
 }.main()
