@@ -8,11 +8,16 @@ public struct WireOutput<Output> {
     /// Subscribes the output of one session: each element becomes a message for `sink`,
     /// an error goes to it as a failure; while someone watches the session, every event is
     /// also recorded by the sink as a marble of this output's lane.
+    @usableFromInline
     let bind: (_ output: Output, _ sink: any SessionOutputSink) -> Disposable
 
     /// The output named `name`, read from `stream` of the view model's `Output`: an
     /// `Observable`, a `Driver`, a `Signal`, an `Infallible` of a scalar the server writes
     /// itself (`Bool`, `String`, `Int`, `Int64`, `Int128`, …).
+    ///
+    /// Inlinable, so the app's module specializes the observer for its element type: each
+    /// element is then written without generic metadata look-ups.
+    @inlinable
     public init<Stream: ObservableConvertibleType>(_ name: String, _ stream: KeyPath<Output, Stream>)
     where Stream.Element: JSONValueEncodable {
         self.name = name
@@ -37,6 +42,7 @@ public struct WireOutput<Output> {
 }
 
 /// Where a session's output messages go (the session).
+@usableFromInline
 protocol SessionOutputSink: AnyObject {
     /// One output element as its message.
     func sendOutput(_ message: String)
@@ -48,10 +54,14 @@ protocol SessionOutputSink: AnyObject {
 }
 
 /// An output's name and message template, made once per output and shared by its sessions.
-private final class WireOutputDescription: Sendable {
+@usableFromInline
+final class WireOutputDescription: Sendable {
+    @usableFromInline
     let name: String
+    @usableFromInline
     let template: OutputMessageTemplate
 
+    @usableFromInline
     init(name: String) {
         self.name = name
         template = OutputMessageTemplate(output: name)
@@ -62,17 +72,22 @@ private final class WireOutputDescription: Sendable {
 /// as a marble into the session's `Tap` while a viewer watches (as a `tap` operator on the
 /// stream would, without its sink and disposer): one object per output and session, where
 /// `tap(...).subscribe(onNext:onError:)` would make four.
-private final class WireOutputObserver<Element: JSONValueEncodable>: ObserverType {
-    private let description: WireOutputDescription
+@usableFromInline
+final class WireOutputObserver<Element: JSONValueEncodable>: ObserverType {
+    @usableFromInline
+    let description: WireOutputDescription
     /// Strong, not weak (no side table per session): the session's `close()` disposes this
     /// subscription, which lets the observer go, and drops a late event itself.
-    private let sink: any SessionOutputSink
+    @usableFromInline
+    let sink: any SessionOutputSink
 
+    @inlinable
     init(_ description: WireOutputDescription, sink: any SessionOutputSink) {
         self.description = description
         self.sink = sink
     }
 
+    @inlinable
     func on(_ event: Event<Element>) {
         sink.recordMarble(Marble(lane: description.name, event: event))
         switch event {
@@ -126,6 +141,7 @@ private struct RawJSON: JSONValueEncodable {
 
 extension Marble {
     /// The marble of an output's event: the element as its JSON text, the error as described.
+    @usableFromInline
     init<Element: JSONValueEncodable>(lane: String, event: Event<Element>) {
         let time = marbleClock()
         switch event {

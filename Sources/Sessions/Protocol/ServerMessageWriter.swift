@@ -35,7 +35,8 @@ public enum ServerMessageWriter {
 /// The output message of one output, with its constant head built once, so each
 /// element costs one small append.
 public struct OutputMessageTemplate: Sendable {
-    private let head: String
+    @usableFromInline
+    let head: String
 
     /// A template for the output named `output`.
     public init(output: String) {
@@ -46,6 +47,7 @@ public struct OutputMessageTemplate: Sendable {
     }
 
     /// The message carrying `value`.
+    @inlinable
     public func message(_ value: some JSONValueEncodable) -> String {
         var json = head
         value.appendJSON(to: &json)
