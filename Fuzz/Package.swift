@@ -24,6 +24,7 @@ let package = Package(
         .executableTarget(name: "fuzz-deflate-offer", dependencies: ["FuzzSupport", .product(name: "RxLive", package: "RxLive")]),
         .executableTarget(name: "fuzz-inflate", dependencies: ["FuzzSupport", .product(name: "RxLive", package: "RxLive")]),
         .executableTarget(name: "fuzz-client-message", dependencies: ["FuzzSupport", .product(name: "RxLive", package: "RxLive")]),
+        .executableTarget(name: "fuzz-tls", dependencies: ["FuzzSupport", .product(name: "RxLive", package: "RxLive")]),
     ],
     swiftLanguageModes: [.v6]
 )
