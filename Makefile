@@ -1,7 +1,7 @@
 # The two commands of the README: `make run` and `make test`.
 # Both install whatever is missing first (scripts/setup).
 
-.PHONY: run test setup bench
+.PHONY: run test setup bench fuzz sanitize
 
 # Build rxlive for release and serve http://127.0.0.1:8080 (Ctrl-C stops it).
 # The flags are scripts/stage's, so this binary is the container's and the
@@ -31,3 +31,15 @@ bench:
 	scripts/bench-deflate.sh
 	scripts/bench-loops.sh
 	scripts/bench-peers.sh
+
+# Every libFuzzer target (Fuzz/) for FUZZ_SECONDS each (default 60), one after the other:
+# executions, coverage and findings per target. docs/FUZZING.md has the longer campaign.
+fuzz:
+	scripts/setup test
+	scripts/fuzz
+
+# swift test under AddressSanitizer, the concurrency tests and a two-loop load under
+# ThreadSanitizer (.build-asan/, .build-tsan/).
+sanitize:
+	scripts/setup test
+	scripts/sanitize
