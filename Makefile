@@ -12,7 +12,8 @@ run:
 	swift build -c release --static-swift-stdlib --product rxlive -Xswiftc -use-ld=lld
 	.build/release/rxlive
 
-# Every test: hadolint, a warning-free build, swift test, then pytest.
+# Every test: hadolint, a warning-free build, swift test, 30 s of each fuzz target, the
+# concurrency tests under ThreadSanitizer, then pytest.
 test:
 	scripts/setup test
 	scripts/test

@@ -169,15 +169,16 @@ class Soak:
             try:
                 client = Client(self.port, "/ws/sum", self.context)
                 client.receive()   # ready
-                client.receive()   # the first sum
+                client.send({"input": "number2", "value": "1"})
+                client.send({"input": "number3", "value": "1"})
                 i = 0
                 while self.running():
                     i += 1
                     started = time.monotonic()
                     client.send({"input": "number1", "value": str(i)})
-                    opcode, payload = client.receive()
-                    if b'"output":"sum"' not in payload:
-                        self.error("probe", payload[:80])
+                    expected = f'{{"output":"sum","value":{i + 2}}}'.encode()
+                    while client.receive()[1] != expected:   # earlier sums, while the fields fill
+                        pass
                     with self.lock:
                         self.latencies.append(time.monotonic() - started)
                     time.sleep(0.02)
@@ -267,7 +268,8 @@ class Soak:
 
     def summarize(self, rows, exit_code):
         loaded = rows[:-1]
-        warm = loaded[len(loaded) // 5:]   # the first fifth is warm-up
+        # The first fifth is warm-up; the last seconds wind down as the clients' runs end.
+        warm = loaded[len(loaded) // 5:len(loaded) - max(3, len(loaded) // 20)]
         def spread(key):
             values = [row[key] for row in warm]
             base = values[0] or 1
@@ -280,6 +282,8 @@ class Soak:
                          f"{row['sessions_open']:9d} {row['p99_ms']:7.2f} {row['errors']:7d}")
         rss_max, rss_min, rss_pct = spread("rss_mb")
         fds = [row["fds"] for row in warm]
+        early_fds = sum(r["fds"] for r in warm[:len(warm) // 3 or 1]) / (len(warm) // 3 or 1)
+        late_fds = sum(r["fds"] for r in warm[-(len(warm) // 3 or 1):]) / (len(warm) // 3 or 1)
         thirds = len(warm) // 3 or 1
         early_rx = sum(r["rx_resources"] for r in warm[:thirds]) / thirds
         late_rx = sum(r["rx_resources"] for r in warm[-thirds:]) / thirds
@@ -290,7 +294,8 @@ class Soak:
                   f"of the last {late_rss:.1f} MB ({(late_rss - early_rss) / early_rss * 100:+.1f} %)",
                   f"rx_resources: mean of the first third {early_rx:.0f}, of the last {late_rx:.0f} "
                   f"({(late_rx - early_rx) / max(early_rx, 1) * 100:+.1f} %); after the load {rows[-1]['rx_resources']}",
-                  f"fds: {min(fds)}–{max(fds)} under load, {rows[-1]['fds']} after it",
+                  f"fds: {min(fds)}–{max(fds)} under load (mean of the first third {early_fds:.0f}, of the last "
+                  f"{late_fds:.0f}), {rows[-1]['fds']} after it",
                   f"p99 per second: median {p99s[len(p99s) // 2] if p99s else float('nan'):.2f} ms, "
                   f"worst {p99s[-1] if p99s else float('nan'):.2f} ms",
                   "client errors: " + (", ".join(f"{kind} ×{count} ({detail})" for kind, (count, detail) in self.errors.items()) or "none")]
