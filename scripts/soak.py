@@ -59,13 +59,17 @@ class Client:
         self.buffer += data
 
     def send(self, message):
-        payload = json.dumps(message).encode()
+        self.send_frame(0x1, json.dumps(message).encode())
+
+    def send_frame(self, opcode, payload):
         mask = os.urandom(4)
-        header = bytes([0x81]) + (bytes([0x80 | len(payload)]) if len(payload) < 126
-                                  else bytes([0x80 | 126]) + struct.pack(">H", len(payload)))
+        header = bytes([0x80 | opcode]) + (bytes([0x80 | len(payload)]) if len(payload) < 126
+                                           else bytes([0x80 | 126]) + struct.pack(">H", len(payload)))
         self.sock.sendall(header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
 
     def receive(self):
+        """The next frame other than a ping; pings are answered (the server closes a session
+        that leaves its ping unanswered)."""
         while True:
             if len(self.buffer) >= 2:
                 length, offset = self.buffer[1] & 0x7F, 2
@@ -76,6 +80,9 @@ class Client:
                 if len(self.buffer) >= offset + length:
                     opcode, payload = self.buffer[0] & 0x0F, self.buffer[offset:offset + length]
                     self.buffer = self.buffer[offset + length:]
+                    if opcode == 0x9:
+                        self.send_frame(0xA, payload)
+                        continue
                     return opcode, payload
             self.fill()
 
