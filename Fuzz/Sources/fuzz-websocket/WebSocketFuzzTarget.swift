@@ -50,8 +50,10 @@ enum RecordedEvent: Equatable {
     case fail(UInt16)
 }
 
-/// The inflater a loop shares between its connections: one for the whole run, as in the server.
+/// The inflater and deflater a loop shares between its connections: one each for the whole
+/// run, as in the server (and making zlib streams per input would dominate the run time).
 nonisolated(unsafe) let sharedInflater = PerMessageInflater()   // libFuzzer runs inputs on one thread
+nonisolated(unsafe) let sharedDeflater = PerMessageDeflater()   // libFuzzer runs inputs on one thread
 
 func recordEvents(feeding pieces: [ArraySlice<UInt8>], _ configuration: WebSocketProtocolMachine.Configuration,
             deflate: Bool) -> [RecordedEvent] {
@@ -123,9 +125,8 @@ func checkRoundTrip(_ events: [RecordedEvent], _ configuration: WebSocketProtoco
         invariant(recordEvents(feeding: [frame[...]], configuration, deflate: deflate) == [event],
                   "a message re-sent uncompressed is not delivered the same")
         guard deflate else { continue }
-        let deflater = PerMessageDeflater()
         let compressed: [UInt8]? = message.withUnsafeBytes { payload in
-            deflater.compress(payload) { $0.map(Array.init) }
+            sharedDeflater.compress(payload) { $0.map(Array.init) }
         }
         guard let compressed, compressed.count <= configuration.maxMessageSize else { continue }
         frame = []
