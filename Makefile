@@ -1,7 +1,7 @@
 # The two commands of the README: `make run` and `make test`.
 # Both install whatever is missing first (scripts/setup).
 
-.PHONY: run test setup bench docs
+.PHONY: run test setup bench docs fuzz sanitize
 
 # Build rxlive for release and serve http://127.0.0.1:8080 (Ctrl-C stops it).
 # The flags are scripts/stage's, so this binary is the container's and the
@@ -12,7 +12,8 @@ run:
 	swift build -c release --static-swift-stdlib --product rxlive -Xswiftc -use-ld=lld
 	.build/release/rxlive
 
-# Every test: hadolint, a warning-free build, swift test, then pytest.
+# Every test: hadolint, a warning-free build, swift test, 30 s of each fuzz target, the
+# concurrency tests under ThreadSanitizer, then pytest.
 test:
 	scripts/setup test
 	scripts/test
@@ -37,3 +38,15 @@ docs:
 	scripts/setup runtime
 	swift package --disable-sandbox generate-documentation --target RxLive --target Sessions \
 		--warnings-as-errors --output-path docs-html
+
+# Every libFuzzer target (Fuzz/) for FUZZ_SECONDS each (default 60), one after the other:
+# executions, coverage and findings per target. docs/FUZZING.md has the longer campaign.
+fuzz:
+	scripts/setup test
+	scripts/fuzz
+
+# swift test under AddressSanitizer, the concurrency tests and a two-loop load under
+# ThreadSanitizer (.build-asan/, .build-tsan/).
+sanitize:
+	scripts/setup test
+	scripts/sanitize
