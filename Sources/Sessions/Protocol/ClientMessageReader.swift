@@ -36,8 +36,14 @@ public enum ClientMessageReader {
     /// Parses UTF-8 bytes as one client message. Invalid UTF-8 inside strings is
     /// repaired with U+FFFD rather than trusted (the WebSocket layer refuses it anyway).
     public static func read(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Result<ClientMessage, ProtocolError> {
+        Result { () throws(ProtocolError) -> ClientMessage in try message(utf8: bytes) }
+    }
+
+    /// `read(utf8:)` for the session's path: a typed throw, where a `Result` went through
+    /// its generic value witnesses on every message.
+    static func message(utf8 bytes: UnsafeBufferPointer<UInt8>) throws(ProtocolError) -> ClientMessage {
         var scanner = JSONScanner(bytes: bytes, maxDepth: maxDepth)
-        return Result { () throws(ProtocolError) -> ClientMessage in try scanner.readMessage() }
+        return try scanner.readMessage()
     }
 }
 

@@ -58,24 +58,32 @@ public struct InputTable: Sendable {
     /// input needs a string value; a tap must have no value at all (not even `null`); a
     /// value input needs a value (its type is checked when it is decoded).
     public func resolve(_ message: ClientMessage) -> Result<Event, ProtocolError> {
+        Result { () throws(ProtocolError) -> Event in try event(of: message) }
+    }
+
+    /// `decode(utf8:)` for the session's path, with a typed throw (no `Result` to copy).
+    func event(utf8 bytes: UnsafeBufferPointer<UInt8>) throws(ProtocolError) -> Event {
+        try event(of: ClientMessageReader.message(utf8: bytes))
+    }
+
+    private func event(of message: ClientMessage) throws(ProtocolError) -> Event {
         guard let index = index(of: message.input) else {
-            return .failure(ProtocolError(
-                .unknownInput, "no input named \(quotedPrefix(message.input)); the inputs are \(namesForPeople)"))
+            throw ProtocolError(.unknownInput, "no input named \(quotedPrefix(message.input)); the inputs are \(namesForPeople)")
         }
         let name = inputs[index].name
         switch (inputs[index].kind, message.value) {
         case (.text, .string(let text)):
-            return .success(Event(index: index, payload: .text(text)))
+            return Event(index: index, payload: .text(text))
         case (.text, _):
-            return .failure(ProtocolError(.badValue, "\"\(name)\" is a text input: its \"value\" must be a string"))
+            throw ProtocolError(.badValue, "\"\(name)\" is a text input: its \"value\" must be a string")
         case (.tap, .absent):
-            return .success(Event(index: index, payload: .tap))
+            return Event(index: index, payload: .tap)
         case (.tap, _):
-            return .failure(ProtocolError(.badValue, "\"\(name)\" is a tap: send it without a \"value\""))
+            throw ProtocolError(.badValue, "\"\(name)\" is a tap: send it without a \"value\"")
         case (.value, .absent):
-            return .failure(ProtocolError(.badValue, "\"\(name)\" needs a \"value\""))
+            throw ProtocolError(.badValue, "\"\(name)\" needs a \"value\"")
         case (.value, let value):
-            return .success(Event(index: index, payload: .value(value)))
+            return Event(index: index, payload: .value(value))
         }
     }
 }

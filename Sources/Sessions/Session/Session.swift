@@ -124,35 +124,34 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
             refuse(ProtocolError(.rateLimited, "too many messages; slow down"))
             return
         }
-        switch wire.inputs.decode(utf8: bytes) {
-        case .failure(let error):
+        let event: InputTable.Event
+        do {
+            event = try wire.inputs.event(utf8: bytes)
+        } catch {
             refuse(error)
-        case .success(let event):
-            if !tapBuckets.isEmpty, let limit = wire.tapLimits[event.index],
-               tapBuckets[event.index]?.take(now: now(), limit: limit) == false {
-                refuse(ProtocolError(.rateLimited, "too many \"\(wire.inputs.inputs[event.index].name)\" taps; wait a moment"))
-                return
+            return
+        }
+        if !tapBuckets.isEmpty, let limit = wire.tapLimits[event.index],
+           tapBuckets[event.index]?.take(now: now(), limit: limit) == false {
+            refuse(ProtocolError(.rateLimited, "too many \"\(wire.inputs.inputs[event.index].name)\" taps; wait a moment"))
+            return
+        }
+        // The marble is made only while someone watches; without a viewer the closure
+        // captures nothing (a copy of the event less per message).
+        let refusal: ProtocolError?
+        if let trace = existingTrace {
+            refusal = feeds.send(event.payload, to: event.index, input: wire.inputs.inputs[event.index].name) {
+                trace.record(inputMarble(event))
             }
-            switch (feeds[event.index], event.payload) {
-            case (.text(let subject)?, .text(let value)):
-                recordMarble(inputMarble(event))
-                subject.onNext(value)
-            case (.tap(let subject)?, .tap):
-                recordMarble(inputMarble(event))
-                subject.onNext(())
-            case (.value(let feed)?, .value(let value)):
-                let refusal = feed.feed(value, input: wire.inputs.inputs[event.index].name) {
-                    recordMarble(inputMarble(event))
-                }
-                if let refusal {
-                    refuse(refusal)
-                    return
-                }
-            default: assertionFailure("the input table and the feeds disagree on \(event.index)")
-            }
-            if let arrival {
-                endpoint.loopMetrics.recordLatency(nanoseconds: endpoint.clock() &- arrival)
-            }
+        } else {
+            refusal = feeds.send(event.payload, to: event.index, input: wire.inputs.inputs[event.index].name) {}
+        }
+        if let refusal {
+            refuse(refusal)
+            return
+        }
+        if let arrival {
+            endpoint.loopMetrics.recordLatency(nanoseconds: endpoint.clock() &- arrival)
         }
     }
 

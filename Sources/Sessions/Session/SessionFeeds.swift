@@ -16,18 +16,47 @@ enum SessionFeeds {
         }
     }
 
-    /// The subject of input `index`, if there is one.
-    subscript(index: Int) -> WireInputs.Feed? {
+    /// Sends `payload` to input `index`'s subject, calling `accepted` just before; returns
+    /// the refusal of a value that does not decode. The feed is borrowed where it is kept, not
+    /// copied out: a copy of the enum costs an outlined switch, a retain and a release per message.
+    @inline(__always)
+    func send(_ payload: InputTable.Event.Payload, to index: Int, input name: @autoclosure () -> String,
+              accepted: () -> Void) -> ProtocolError? {
         switch self {
         case .few(let first, let second, let third):
             switch index {
-            case 0: return first
-            case 1: return second
-            case 2: return third
-            default: return nil
+            case 0: return Self.send(payload, to: first, input: name(), accepted: accepted)
+            case 1: return Self.send(payload, to: second, input: name(), accepted: accepted)
+            case 2: return Self.send(payload, to: third, input: name(), accepted: accepted)
+            default: return Self.send(payload, to: nil, input: name(), accepted: accepted)
             }
         case .many(let feeds):
-            return feeds.indices.contains(index) ? feeds[index] : nil
+            return Self.send(payload, to: feeds.indices.contains(index) ? feeds[index] : nil, input: name(), accepted: accepted)
         }
+    }
+
+    @inline(__always)
+    private static func send(_ payload: InputTable.Event.Payload, to feed: WireInputs.Feed?,
+                             input name: @autoclosure () -> String, accepted: () -> Void) -> ProtocolError? {
+        switch payload {
+        case .text(let value):
+            if case .text(let subject)? = feed {
+                accepted()
+                subject.onNext(value)
+                return nil
+            }
+        case .tap:
+            if case .tap(let subject)? = feed {
+                accepted()
+                subject.onNext(())
+                return nil
+            }
+        case .value(let value):
+            if case .value(let valueFeed)? = feed {
+                return valueFeed.feed(value, input: name(), accepted: accepted)
+            }
+        }
+        assertionFailure("the input table and the feeds disagree")
+        return nil
     }
 }
