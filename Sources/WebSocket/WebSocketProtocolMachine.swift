@@ -89,6 +89,9 @@ public struct WebSocketProtocolMachine {
 
     /// Within one read, a message buffer up to this size is kept for the next message.
     private static let retainedMessageCapacity = 4096
+    /// A message of one frame up to this size that arrives whole in one read is unmasked on
+    /// the stack (`withUnsafeTemporaryAllocation` stays on the stack at this size).
+    private static let wholeFrameLimit: UInt64 = 1024
 
     /// A machine; pass the loop's `inflater` when permessage-deflate was negotiated.
     public init(configuration: Configuration = Configuration(), inflater: PerMessageInflater? = nil) {
@@ -138,6 +141,21 @@ public struct WebSocketProtocolMachine {
                 }
             case .payload:
                 let available = UInt64(count - index)
+                if frame.offset == 0, frame.fin, frame.length <= available, frame.length <= Self.wholeFrameLimit,
+                   frame.opcode == .text || frame.opcode == .binary, let opcode = messageOpcode {
+                    // A whole small message in this read: unmasked on the stack and handed
+                    // over from there, with no message buffer to allocate.
+                    let chunk = UnsafeRawBufferPointer(start: base + index, count: Int(frame.length))
+                    index += chunk.count
+                    phase = .header
+                    if let failure = deliverWhole(opcode, chunk, onEvent) {
+                        finish(onEvent, .fail(failure))
+                        return
+                    }
+                    messageOpcode = nil
+                    messageCompressed = false
+                    continue
+                }
                 let take = Int(min(frame.length - frame.offset, available))
                 let chunk = UnsafeRawBufferPointer(start: base + index, count: take)
                 index += take
@@ -211,11 +229,6 @@ public struct WebSocketProtocolMachine {
                 messageCompressed = header.reservedBits & 0x4 != 0
                 utf8.reset()
             }
-            // Grow geometrically: many tiny fragments must not cost a copy each.
-            let needed = message.count + Int(header.payloadLength)
-            if needed > message.capacity {
-                message.reserveCapacity(min(configuration.maxMessageSize, max(needed, message.capacity * 2)))
-            }
         }
         phase = .payload
         if header.payloadLength == 0 {
@@ -239,6 +252,14 @@ public struct WebSocketProtocolMachine {
     /// Appends unmasked data; returns false when a text message stops being valid UTF-8.
     private mutating func appendMessagePayload(_ chunk: UnsafeRawBufferPointer) -> Bool {
         let start = message.count
+        if frame.offset == 0 {
+            // Room for the whole frame at its first bytes, growing geometrically: many tiny
+            // fragments must not cost a copy each.
+            let needed = start + Int(frame.length)
+            if needed > message.capacity {
+                message.reserveCapacity(min(configuration.maxMessageSize, max(needed, message.capacity * 2)))
+            }
+        }
         message.append(contentsOf: chunk.assumingMemoryBound(to: UInt8.self))   // a memcpy
         let key = frame.key
         let offset = frame.offset
@@ -283,26 +304,44 @@ public struct WebSocketProtocolMachine {
         }
     }
 
+    /// Reports a message that came whole in one frame of one read, unmasked into a stack
+    /// buffer; returns the close code instead when it is not valid.
+    private func deliverWhole(_ opcode: WebSocketOpcode, _ masked: UnsafeRawBufferPointer,
+                              _ onEvent: (Event) -> Void) -> WebSocketCloseCode? {
+        withUnsafeTemporaryAllocation(byteCount: masked.count, alignment: 1) { buffer in
+            buffer.copyMemory(from: masked)
+            frame.key?.apply(to: buffer, frameOffset: 0)
+            let bytes = UnsafeRawBufferPointer(buffer)
+            if messageCompressed { return deliverCompressed(opcode, bytes, onEvent) }
+            if opcode == .text && !UTF8Validator.isValid(bytes) { return .invalidPayload }
+            onEvent(opcode == .text ? .text(bytes) : .binary(bytes))
+            return nil
+        }
+    }
+
     /// Inflates the joined payload of a compressed message and reports it; returns the
     /// close code instead when it is too big or not valid (DEFLATE data, or UTF-8 for text).
     private func deliverCompressed(_ opcode: WebSocketOpcode, _ onEvent: (Event) -> Void) -> WebSocketCloseCode? {
+        message.withUnsafeBytes { deliverCompressed(opcode, $0, onEvent) }
+    }
+
+    private func deliverCompressed(_ opcode: WebSocketOpcode, _ compressed: UnsafeRawBufferPointer,
+                                   _ onEvent: (Event) -> Void) -> WebSocketCloseCode? {
         guard let inflater else { return .protocolError }
-        return message.withUnsafeBytes { compressed in
-            inflater.inflate(compressed, limit: configuration.maxMessageSize) { outcome -> WebSocketCloseCode? in
-                switch outcome {
-                case .tooBig:
-                    return .messageTooBig
-                case .corrupt:
-                    return .invalidPayload
-                case .message(let bytes):
-                    if opcode == .text {
-                        guard UTF8Validator.isValid(bytes) else { return .invalidPayload }
-                        onEvent(.text(bytes))
-                    } else {
-                        onEvent(.binary(bytes))
-                    }
-                    return nil
+        return inflater.inflate(compressed, limit: configuration.maxMessageSize) { outcome -> WebSocketCloseCode? in
+            switch outcome {
+            case .tooBig:
+                return .messageTooBig
+            case .corrupt:
+                return .invalidPayload
+            case .message(let bytes):
+                if opcode == .text {
+                    guard UTF8Validator.isValid(bytes) else { return .invalidPayload }
+                    onEvent(.text(bytes))
+                } else {
+                    onEvent(.binary(bytes))
                 }
+                return nil
             }
         }
     }
