@@ -1,7 +1,7 @@
 # The two commands of the README: `make run` and `make test`.
 # Both install whatever is missing first (scripts/setup).
 
-.PHONY: run test setup bench docs fuzz sanitize
+.PHONY: run test tools setup bench docs fuzz sanitize
 
 # Build rxlive for release and serve http://127.0.0.1:8080 (Ctrl-C stops it).
 # The flags are scripts/stage's, so this binary is the container's and the
@@ -17,6 +17,10 @@ run:
 test:
 	scripts/setup test
 	scripts/test
+
+# Only the README's terminal tools: websocat in .venv/bin (no test packages).
+tools:
+	scripts/setup tools
 
 setup:
 	scripts/setup test

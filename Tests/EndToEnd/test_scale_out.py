@@ -1,4 +1,4 @@
-"""Scale-out on loopback, as deploy/README.md lays it out: a PostgreSQL cluster in a
+"""Scale-out on loopback, as docs/OPERATIONS.md lays it out: a PostgreSQL cluster in a
 temporary folder, nginx with deploy/nginx.conf's settings on a free port (its own config,
 pid file and logs in a temporary folder, run as the current user), two rxlive instances
 sharing the database, and the page in headless Chromium connected through nginx."""

@@ -1,0 +1,70 @@
+"""The README and docs/ point at things that exist: every relative link reaches a file (and
+its heading, for a #anchor), and every repository path that docs/ARCHITECTURE.md names in
+code spans is still there, so a newcomer's path does not rot when code moves."""
+import re
+
+import support
+
+REPO = support.REPO
+DOCUMENTS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md")),
+             REPO / "deploy" / "README.md", REPO / "Examples" / "SignUp" / "README.md"]
+
+
+def prose(text: str) -> str:
+    """The text without fenced code blocks, where links and headings are not Markdown."""
+    return re.sub(r"^```.*?^```", "", text, flags=re.S | re.M)
+
+
+def slug(heading: str) -> str:
+    """A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces to hyphens."""
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", heading.strip().lower())
+    return re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
+
+
+def anchors(path) -> set:
+    found, seen = set(), {}
+    for heading in re.findall(r"^#{1,6} (.+)$", prose(path.read_text()), re.M):
+        name = slug(heading)
+        count = seen.get(name, 0)
+        seen[name] = count + 1
+        found.add(name if count == 0 else f"{name}-{count}")
+    return found
+
+
+def relative_links(path):
+    text = re.sub(r"`[^`\n]*`", "", prose(path.read_text()))
+    for target in re.findall(r"\]\(([^)\s]+)\)", text):
+        if not re.match(r"[a-z][a-z0-9+.-]*:", target):
+            yield target
+
+
+def test_every_relative_link_of_the_readme_and_docs_resolves():
+    broken, checked = [], 0
+    for document in DOCUMENTS:
+        for target in relative_links(document):
+            checked += 1
+            name, _, anchor = target.partition("#")
+            destination = (document.parent / name).resolve() if name else document
+            if not destination.exists():
+                broken.append(f"{document.relative_to(REPO)}: {target} (no such file)")
+            elif anchor and destination.suffix == ".md" and anchor not in anchors(destination):
+                broken.append(f"{document.relative_to(REPO)}: {target} (no such heading)")
+    assert checked > 40, f"only {checked} links found: the link pattern no longer matches"
+    assert not broken, "broken links:\n" + "\n".join(broken)
+
+
+def test_every_path_the_architecture_names_exists():
+    text = (REPO / "docs" / "ARCHITECTURE.md").read_text()
+    paths = {path for path in re.findall(r"`((?:Sources|Tests|Public|scripts|deploy)/[^`\s<>*]+)`", text)}
+    assert len(paths) > 20, f"only {len(paths)} paths found: the pattern no longer matches"
+    missing = sorted(path for path in paths if not (REPO / path).exists())
+    assert not missing, "docs/ARCHITECTURE.md names paths that do not exist:\n" + "\n".join(missing)
+
+
+def test_the_readme_configuration_table_sits_between_its_markers():
+    # The settings generator replaces exactly what lies between these two lines.
+    lines = (REPO / "README.md").read_text().splitlines()
+    begin = lines.index("<!-- settings-table:begin -->")
+    end = lines.index("<!-- settings-table:end -->")
+    table = lines[begin + 1:end]
+    assert len(table) > 2 and all(line.startswith("| ") for line in table), "only the table between the markers"
