@@ -1,6 +1,7 @@
 // RxLive page, beyond what rxlive.js binds by attributes (see index.html): the login answer's
-// words and states, and the sum's font fitted to the card. Both listen to the library's rx:*
-// events on their view's container; the page still keeps no logic of the view models.
+// words and states, a hint beside a number field the sum reads as 0, and the sum's font fitted
+// to the card. They listen to the library's rx:* events and the fields' own input events; the
+// page still keeps no logic of the view models: every output it shows comes from the server.
 
 const byId = (id) => document.getElementById(id);
 
@@ -37,11 +38,14 @@ function showLoginResults() {
     // Without a session the tap can never be answered.
     if (!live && pending) interrupt("Connection lost before the answer. Please log in again.");
   });
-  view.addEventListener("rx:error", ({ detail: { code } }) => {
-    // A refused tap never answers. Errors do not say which message they refuse, so end the
-    // wait; if the tap was accepted after all, its answer still replaces this text.
-    if (pending && code === "rate_limited") interrupt("Not sent: too many attempts. Try again in a moment.");
-    if (pending && code === "login_unavailable") interrupt("The login service is unavailable. Try again later.");
+  view.addEventListener("rx:error", () => {
+    // A refused tap gets no loginResult: the refusal is its answer, shown in the server's own
+    // words by [data-rx-error]. End the wait and add no words of the page's. Errors do not say
+    // which message they refuse; if the tap was accepted after all, its answer still shows.
+    if (pending) {
+      pending = false;
+      showResult("idle", "");
+    }
   });
   view.addEventListener("input", () => {
     // "Login Successful" describes the fields at the tap; an edit makes it history. A pending
@@ -66,6 +70,33 @@ function fitSum() {
   sum.style.setProperty("--fit", needed > room && needed > 0 ? String(Math.floor((room / needed) * 100) / 100) : "1");
 }
 
+// The sum view model reads each field as Swift's `Int(text) ?? 0` (PROTOCOL.md, "How the outputs
+// behave"): an optional sign, ASCII digits, within 64 bits. The hint only names that reading.
+const WHOLE_NUMBER = /^[+-]?[0-9]+$/;
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** Why the sum counts this text as 0, or "" when it reads it as written (an empty field needs no hint). */
+function countsAsZeroBecause(text) {
+  if (text === "") return "";
+  if (!WHOLE_NUMBER.test(text)) return "not an integer: counts as 0";
+  const value = BigInt(text);
+  return value < INT64_MIN || value > INT64_MAX ? "beyond 64 bits: counts as 0" : "";
+}
+
+/** Beside each number field: a hint while the sum counts its text as 0, and aria-invalid on the field. */
+function showNumberHints() {
+  const hint = (field) => {
+    const why = countsAsZeroBecause(field.value);
+    byId(`${field.id}-hint`).textContent = why;
+    if (why) field.setAttribute("aria-invalid", "true");
+    else field.removeAttribute("aria-invalid");
+  };
+  const fields = document.querySelectorAll('[data-rx-view="sum"] [data-rx-input]');
+  for (const field of fields) field.addEventListener("input", () => hint(field));
+}
+
 showLoginResults();
+showNumberHints();
 new ResizeObserver(fitSum).observe(byId("sum").parentElement);
 document.querySelector('[data-rx-view="sum"]').addEventListener("rx:output", fitSum);

@@ -55,22 +55,22 @@ class LineChart {
     const g = canvas.getContext("2d");
     g.scale(ratio, ratio);
     g.clearRect(0, 0, width, height);
-    let max = 1;
-    for (const data of this.series.values()) for (const v of data) if (v !== null && v > max) max = v;
-    max = niceCeiling(max);
+    let highest = 1;
+    for (const data of this.series.values()) for (const v of data) if (v !== null && v > highest) highest = v;
+    const { step, max } = integerScale(highest);
     const left = 44, right = 6, top = 8, bottom = 16;
     const plotW = width - left - right, plotH = height - top - bottom;
     g.font = "11px system-ui, sans-serif";
     g.fillStyle = cssColor("--muted");
     g.strokeStyle = cssColor("--line");
     g.lineWidth = 1;
-    for (let i = 0; i <= 4; i++) {
-      const y = top + plotH - (plotH * i) / 4;
+    for (let tick = 0; tick <= max; tick += step) {
+      const y = top + plotH - (plotH * tick) / max;
       g.beginPath();
       g.moveTo(left, y);
       g.lineTo(left + plotW, y);
       g.stroke();
-      g.fillText(shortNumber((max * i) / 4), 2, y + 4);
+      g.fillText(shortNumber(tick), 2, y + 4);
     }
     g.fillText(`last ${HISTORY} s`, left, height - 3);
     let index = 0;
@@ -105,11 +105,17 @@ class LineChart {
   }
 }
 
-function niceCeiling(value) {
-  const power = 10 ** Math.floor(Math.log10(value));
-  // Four grid steps: each of these divides into round quarters.
-  for (const step of [1, 2, 4, 8, 10]) if (value <= step * power) return step * power;
-  return value;
+/**
+ * The y axis for values up to `highest` (at least 1): every stat is a whole number (PROTOCOL.md),
+ * so the ticks are too. The step is the smallest of 1, 2, 5, 10, 20, 50… that reaches `highest`
+ * in at most four steps; `max`, the axis top, is the first multiple of it at or above `highest`.
+ */
+function integerScale(highest) {
+  for (let power = 1; ; power *= 10) {
+    for (const step of [power, 2 * power, 5 * power]) {
+      if (step * 4 >= highest) return { step, max: step * Math.ceil(highest / step) };
+    }
+  }
 }
 
 function shortNumber(value) {

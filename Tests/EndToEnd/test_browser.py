@@ -173,6 +173,50 @@ def test_sum_follows_every_keystroke_and_counts_non_numbers_as_zero(server, brow
     assert_no_console_errors(browser)
 
 
+# Texts for number1, beside 0 and 0: whether the page hints that the sum counts it as 0. The
+# server's sum is the judge: a text without a hint must add its value, one with a hint 0.
+NUMBER_TEXTS = ["abc", "12abc", "1.5", " 7", "7 ", "1e3", "+", "-", "0x10", "٣",  # not whole numbers
+                "9223372036854775808", "-9223372036854775809", "99999999999999999999",  # beyond 64 bits
+                "", "0", "-0", "+5", "-42", "007", "9223372036854775807", "-9223372036854775808"]
+
+
+def hint_of(driver, field):
+    return text_of(driver, f"{field}-hint"), element(driver, field).get_attribute("aria-invalid")
+
+
+def input_tops(driver):
+    return driver.execute_script(
+        "return ['number1', 'number2', 'number3'].map(id => document.getElementById(id).getBoundingClientRect().top)")
+
+
+def test_a_number_field_the_sum_counts_as_zero_says_so_beside_it(server, browser):
+    open_page(browser, server)
+    set_fields(browser, [("number2", "0"), ("number3", "0")])
+    tops = input_tops(browser)
+    for value in NUMBER_TEXTS:
+        hinted = value not in ("", "0", "-0", "+5", "-42", "007", "9223372036854775807", "-9223372036854775808")
+        expected = "0" if hinted or value == "" else str(int(value))
+        # Each edit gets an answer, so the sum shown is this text's, even when it equals the last one.
+        browser.execute_script("document.getElementById('sum').textContent = '?'")
+        set_fields(browser, [("number1", value)])
+        wait_until(browser, f"the server's sum of {value!r}", lambda: text_of(browser, "sum") == expected)
+        hint, invalid = hint_of(browser, "number1")
+        if hinted:
+            beyond = re.fullmatch(r"[+-]?[0-9]+", value) is not None
+            assert hint == ("beyond 64 bits: counts as 0" if beyond else "not an integer: counts as 0"), value
+            assert invalid == "true", value
+        else:
+            assert (hint, invalid) == ("", None), value
+        assert hint_of(browser, "number2") == ("", None)
+        assert input_tops(browser) == tops, f"a hint under number1 moved the inputs ({value!r})"
+
+    set_fields(browser, [("number1", "abc"), ("number3", "x")])
+    element(browser, "number1").location_once_scrolled_into_view
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    assert browser.save_screenshot(str(ARTIFACTS / "browser-number-hints.png"))
+    assert_no_console_errors(browser)
+
+
 def test_the_page_reconnects_after_a_server_restart_without_retyping(server, browser):
     open_page(browser, server)
     element(browser, "username").send_keys("alice")
@@ -297,6 +341,66 @@ def test_refusals_and_login_results_leave_when_they_no_longer_apply(browser):
         assert_no_console_errors(browser)
 
 
+
+def record_messages(driver):
+    """Record, after every change to the login result or the refusal, both texts and the time."""
+    driver.execute_script("""
+        const result = document.getElementById('login-result'), error = document.getElementById('login-error');
+        window.loginMessages = [];
+        const observer = new MutationObserver(
+            () => window.loginMessages.push([result.textContent, error.textContent, performance.now()]));
+        for (const node of [result, error]) observer.observe(node, {childList: true, characterData: true, subtree: true});
+    """)
+
+
+def test_a_refused_login_shows_one_message_in_the_words_of_the_server(browser, tmp_path):
+    """Three quick wrong passwords, then a fourth tap: the server refuses it (`rate_limited`) and
+    the page shows that refusal once, as the server words it, with no words of its own; the same
+    for an accounts store the server cannot reach (`login_unavailable`)."""
+    store = tmp_path / "accounts.sqlite"
+    added = subprocess.run([str(binary("rxlive")), "user", "add", "ada", "--database", f"sqlite:{store}"],
+                           input="engine\n", capture_output=True, text=True, timeout=60)
+    assert added.returncode == 0, added.stderr
+    with start_rxlive(extra_args=["--database", f"sqlite:{store}"]) as server:
+        open_page(browser, server)
+        set_fields(browser, [("username", "ada"), ("password", "wrong")])
+        wait_until(browser, "the button enables", lambda: is_enabled(browser, "login"))
+        record_login_result(browser)
+        for failures in range(1, 4):
+            element(browser, "login").click()
+            wait_until(browser, f"wrong password {failures} is answered",
+                       lambda: [e["text"] for e in login_result_history(browser)].count("Login Failed") == failures)
+
+        record_messages(browser)
+        element(browser, "login").click()
+        refusal = re.compile(r"too many failed logins; try again in (\d+) s")
+        wait_until(browser, "the fourth tap is refused", lambda: refusal.fullmatch(text_of(browser, "login-error")))
+        assert element(browser, "login-error").get_attribute("data-code") == "rate_limited"
+        assert text_of(browser, "login-result") == "", "the refusal is the tap's only answer"
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        assert browser.save_screenshot(str(ARTIFACTS / "browser-login-throttled.png"))
+        # The refusal's words hold until the wait they name is over, then they go.
+        wait_until(browser, "the refusal goes", lambda: text_of(browser, "login-error") == "")
+        shown = browser.execute_script("return window.loginMessages")
+        assert all(result == "" or error == "" for result, error, _ in shown), f"two messages at once: {shown}"
+        assert [result for result, _, _ in shown if result] == ["Logging in…"], shown
+        appeared, seconds = next((at, int(refusal.fullmatch(error)[1])) for _, error, at in shown if error)
+        gone = shown[-1][2]
+        assert gone - appeared >= seconds * 1000 - 50, f"the refusal went before its {seconds} s: {shown}"
+
+        # The accounts file is gone: the server answers that it cannot check the login.
+        store.unlink()
+        record_messages(browser)
+        element(browser, "login").click()
+        wait_until(browser, "the tap is answered login_unavailable",
+                   lambda: element(browser, "login-error").get_attribute("data-code") == "login_unavailable")
+        assert text_of(browser, "login-error") == "the login service is unavailable; try again later"
+        assert text_of(browser, "login-result") == ""
+        shown = browser.execute_script("return window.loginMessages")
+        assert all(result == "" or error == "" for result, error, _ in shown), f"two messages at once: {shown}"
+        assert_no_console_errors(browser)
+
+
 # ---- the dashboard -----------------------------------------------------------------------
 
 ADMIN_TOKEN = "browser-dashboard-token-01"
@@ -411,6 +515,75 @@ def test_dashboard_charts_move_under_load_and_marbles_show_another_tabs_typing(b
         assert "hunter" not in browser.find_element(By.ID, "marbles").get_attribute("outerHTML")
         assert browser.save_screenshot(str(ARTIFACTS / "dashboard-marbles-login.png"))
         assert_no_console_errors(browser)
+def open_dashboard(driver, server):
+    driver.get(f"http://127.0.0.1:{server.port}/dashboard#token={ADMIN_TOKEN}")
+    wait_until(driver, "the dashboard session is live",
+               lambda: element(driver, "status").get_attribute("data-state") == "live")
+
+
+def test_dashboard_charts_of_whole_numbers_have_whole_number_ticks(browser):
+    """Every stat is a whole number, so no axis may read 0.3 or 0.8: the labels drawn on every
+    chart, caught as the canvas draws them, are whole numbers (1.5k is 1500)."""
+    with start_rxlive(extra_args=["--admin-token", ADMIN_TOKEN]) as server:
+        browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+            window.canvasTexts = {};
+            const fillText = CanvasRenderingContext2D.prototype.fillText;
+            CanvasRenderingContext2D.prototype.fillText = function (text, ...rest) {
+                (window.canvasTexts[this.canvas.id] ??= new Set()).add(String(text));
+                return fillText.call(this, text, ...rest);
+            };
+        """})
+        open_dashboard(browser, server)
+        wait_until(browser, "three snapshots", lambda: chart_latest(browser, "sessions")["points"] >= 3)
+        drawn = browser.execute_script(
+            "return Object.fromEntries(Object.entries(window.canvasTexts).map(([id, texts]) => [id, [...texts]]))")
+        assert set(drawn) == {f"chart-{name}" for name in ("sessions", "messages", "latency", "resources", "loops")}, drawn
+        for chart, texts in drawn.items():
+            ticks = [text for text in texts if text != "last 90 s"]
+            assert "0" in ticks and len(ticks) >= 2, (chart, texts)
+            for tick in ticks:
+                number = re.fullmatch(r"(\d+(?:\.\d)?)([kM]?)", tick)
+                assert number, (chart, tick)
+                value = float(number[1]) * {"": 1, "k": 1e3, "M": 1e6}[number[2]]
+                assert value == int(value), f"{chart} has the tick {tick}: {texts}"
+        assert set(drawn["chart-sessions"]) - {"last 90 s"} == {"0", "1"}, "one dashboard session: 0 to 1"
+
+
+def test_dashboard_rows_of_charts_have_no_empty_slot_at_the_usual_widths(browser):
+    with start_rxlive(extra_args=["--admin-token", ADMIN_TOKEN]) as server:
+        open_dashboard(browser, server)
+        for width in (1920, 1440, 1280, 1024, 800, 390):
+            browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                    {"width": width, "height": 1000, "deviceScaleFactor": 1, "mobile": width < 600})
+            rows = browser.execute_script("""
+                const board = document.querySelector('.board'), style = getComputedStyle(board);
+                const inner = board.getBoundingClientRect();
+                const left = inner.left + parseFloat(style.paddingLeft), right = inner.right - parseFloat(style.paddingRight);
+                const rows = new Map();
+                for (const card of board.querySelectorAll(':scope > .card')) {
+                    const r = card.getBoundingClientRect();
+                    const row = rows.get(Math.round(r.top)) ?? [];
+                    row.push({left: r.left, right: r.right, chart: card.classList.contains('chart-card')});
+                    rows.set(Math.round(r.top), row);
+                }
+                return {left, right, rows: [...rows.values()]};
+            """)
+            charts = [row for row in rows["rows"] if any(card["chart"] for card in row)]
+            assert sum(len(row) for row in charts) == 5, rows
+            for row in rows["rows"]:
+                # Each row runs from the board's left edge to its right edge: no empty slot at its end.
+                assert abs(row[0]["left"] - rows["left"]) <= 1 and abs(row[-1]["right"] - rows["right"]) <= 1, (width, rows)
+            if width >= 1280:
+                assert len(charts[0]) == 3, f"three charts a row at {width} px: {rows}"
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        browser.set_window_size(1280, 1100)
+        drawn = chart_latest(browser, "sessions")["points"]
+        wait_until(browser, "a snapshot drawn at this width", lambda: chart_latest(browser, "sessions")["points"] > drawn)
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        assert browser.save_screenshot(str(ARTIFACTS / "dashboard-board.png"))
+        assert_no_console_errors(browser)
+
+
 def test_chromium_negotiates_permessage_deflate_and_reads_compressed_messages(server, browser):
     # Chromium offers "permessage-deflate; client_max_window_bits" on every WebSocket; the
     # page's own sockets use it too, so every other test here runs compressed.

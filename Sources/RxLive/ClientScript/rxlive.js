@@ -14,7 +14,9 @@
  *                              requestSubmit) sends the tap of its submit button, or of the form's
  *                              first submit button when that is enabled. Forms never load a page.
  *   data-rx-status             shows the connection: data-state connecting|live|offline and a text
- *   data-rx-error              shows the last refusal: its message, data-code="<code>"
+ *   data-rx-error              shows the last refusal: its message, data-code="<code>"; gone after
+ *                              the next edit or session, the answer to values resent after
+ *                              `rate_limited`, or the wait a refusal's `retryAfter` names
  *
  * Outputs. Each value is a path: an output's name, then dotted steps into its value (object keys,
  * array indices, `length`); `*` steps into whichever case of a Swift enum is present and `$case`
@@ -39,7 +41,8 @@
 
 const BACKOFF_FIRST_MS = 250;
 const BACKOFF_MAX_MS = 5000;
-// After `rate_limited` the refused value never reached the view model, so send it again later.
+// After `rate_limited` without `retryAfter` the refused value never reached the view model, so
+// send it again later. With `retryAfter` the refusal answers a tap (PROTOCOL.md): nothing to resend.
 const RATE_LIMIT_RESEND_MS = 1000;
 const STATUS_TEXT = { connecting: "Connecting…", live: "Connected", offline: "Disconnected, reconnecting…" };
 const OUTPUT_KIND = /^(text|enabled|visible|list|class-.+|attr-.+)$/;
@@ -198,7 +201,9 @@ export function bind(container, options = {}) {
   let live = false;
   let closed = false;
   let failures = 0;
-  const timers = { reconnect: 0, resend: 0 };
+  // reconnect: the next connect; resend: the values after a refused one; refusal: the end of the
+  // wait a refusal's retryAfter names, when its words no longer hold.
+  const timers = { reconnect: 0, resend: 0, refusal: 0 };
   // Set when the values refused as `rate_limited` were sent again: the next output shows they got through.
   let resent = false;
 
@@ -213,6 +218,7 @@ export function bind(container, options = {}) {
   // Shows a refusal on every [data-rx-error]; without a code, clears it.
   const showError = (code, message = "") => {
     resent = false;
+    clearTimeout(timers.refusal);
     for (const error of all("[data-rx-error]")) {
       error.textContent = message;
       if (code) error.dataset.code = code;
@@ -292,7 +298,9 @@ export function bind(container, options = {}) {
       const { code, message: text, retryAfter } = message.error;
       showError(code, text);
       emit("error", { code, message: text, retryAfter });
-      if (code === "rate_limited") {
+      if (Number.isFinite(retryAfter)) {
+        timers.refusal = setTimeout(() => showError(), retryAfter * 1000);
+      } else if (code === "rate_limited") {
         clearTimeout(timers.resend);
         timers.resend = setTimeout(() => {
           resent = live;
@@ -360,6 +368,7 @@ export function bind(container, options = {}) {
       live = false;
       clearTimeout(timers.reconnect);
       clearTimeout(timers.resend);
+      clearTimeout(timers.refusal);
       listening.abort();
       socket.close();
       sessions.delete(container);
