@@ -15,8 +15,11 @@
 #
 # Usage: [PEERS='node-ws uws-python'] [MODES='throughput-64x1 throughput-256x4 sessions churn']
 #        [SESSIONS=10000] [DURATION=10] [ROUNDS=1] [BREAKDOWN=1] scripts/bench-peers.sh
-#   PEERS      any of node-ws uws-python py-websockets hummingbird (hummingbird's first
+#   PEERS      any of node-ws uws-python py-websockets hummingbird uws-cpp (hummingbird's first
 #              build takes minutes); MODES also takes `throughput` for both throughput modes
+#   UWS_CPP_BIN  the uws-cpp peer, built (../shared/peers/README.md); or UWS_SRC and USOCKETS_SRC,
+#              uWebSockets and uSockets extracted from the fetched repositories at the commits the
+#              README names, and it is built into .build-bench/uws-cpp-server
 #   ROUNDS     rounds of every mode and server; the table shows medians (min–max)
 #   RXLIVE     an rxlive binary to measure instead of building .build/release/rxlive
 #   RXLIVE_BEFORE  an older rxlive binary, measured in turn with the others as `rxlive-before`:
@@ -49,8 +52,8 @@ for mode in $MODES; do
 done
 for peer in $PEERS; do
     case "$peer" in
-        node-ws|uws-python|py-websockets|hummingbird) ;;
-        *) echo "unknown peer $peer (node-ws uws-python py-websockets hummingbird)" >&2; exit 2 ;;
+        node-ws|uws-python|py-websockets|hummingbird|uws-cpp) ;;
+        *) echo "unknown peer $peer (node-ws uws-python py-websockets hummingbird uws-cpp)" >&2; exit 2 ;;
     esac
 done
 ulimit -n "$(ulimit -Hn)"   # 10,000 sessions need as many descriptors in the server and in wsload
@@ -89,6 +92,18 @@ for peer in $PEERS; do
             [ -x "$HBPEER" ] || echo "bench-peers: building the hummingbird peer (minutes)"
             swift build -c release --package-path "$WORK/hbpeer-src" --scratch-path "$WORK/hbpeer" \
                 >"$WORK/hbpeer-build.log" 2>&1 || { tail -30 "$WORK/hbpeer-build.log" >&2; exit 1; } ;;
+        uws-cpp)
+            if [ -z "${UWS_CPP_BIN:-}" ]; then
+                UWS_CPP_BIN="$WORK/uws-cpp-server"
+                if [ ! -x "$UWS_CPP_BIN" ]; then
+                    [ -n "${UWS_SRC:-}" ] && [ -n "${USOCKETS_SRC:-}" ] || {
+                        echo "uws-cpp: set UWS_CPP_BIN, or UWS_SRC and USOCKETS_SRC (../shared/peers/README.md)" >&2; exit 1; }
+                    echo "bench-peers: building the uws-cpp peer"
+                    UWS_SRC="$UWS_SRC" USOCKETS_SRC="$USOCKETS_SRC" OUT="$UWS_CPP_BIN" \
+                        bash "$SHARED/peers/uws-cpp/build.sh" >"$WORK/uws-cpp-build.log" 2>&1 \
+                        || { tail -30 "$WORK/uws-cpp-build.log" >&2; exit 1; }
+                fi
+            fi ;;
     esac
 done
 
@@ -127,6 +142,7 @@ start_server() {
         uws-python) cmd=("$VENV/bin/python" "$SHARED/peers/uws-python/server.py") ;;
         py-websockets) cmd=("$VENV/bin/python" "$SHARED/peers/py-websockets/server.py") ;;
         hummingbird) cmd=("$HBPEER") ;;
+        uws-cpp) cmd=("$UWS_CPP_BIN") ;;
     esac
     PORT="$port" LOGIN_DELAY_MS=1 taskset -c "$SERVER_CPU" "${cmd[@]}" >>"$log" 2>&1 &
     SERVER_PID=$!
@@ -243,9 +259,12 @@ MEASURES = [
     (f"memory per idle session at {int(sessions):,} sessions", "sessions", "bytes_per_session", min, 1, "B"),
     ("churn: sessions opened, logged in and closed /s", "churn", "sessions_per_s", max, 1, "/s"),
     ("churn: p50 per session", "churn", "p50_us", min, 1e-3, "ms"),
+    ("churn: sessions per server CPU-second", "churn", "per_cpu_s", max, 1, ""),
     ("throughput 64×1: sum replies/s", "throughput-64x1", "msgs_per_s", max, 1, "/s"),
+    ("throughput 64×1: replies per server CPU-second", "throughput-64x1", "per_cpu_s", max, 1, ""),
     ("throughput 64×1: p99", "throughput-64x1", "p99_us", min, 1e-3, "ms"),
     ("throughput 256×4: sum replies/s", "throughput-256x4", "msgs_per_s", max, 1, "/s"),
+    ("throughput 256×4: replies per server CPU-second", "throughput-256x4", "per_cpu_s", max, 1, ""),
     ("throughput 256×4: p99", "throughput-256x4", "p99_us", min, 1e-3, "ms"),
 ]
 
@@ -268,6 +287,11 @@ for round_dir in sorted(Path(run_dir).glob("round*"), key=lambda p: int(p.name[5
                 row = dict(kv.split("=", 1) for kv in line.split()[1:] if "=" in kv)
                 row["waited"] = waited
                 waited = 0
+                # Work per second of the server's own CPU time (user + system): the measure
+                # that holds when the load generator cannot saturate a server.
+                done = row.get("msgs_per_s") or row.get("sessions_per_s")
+                if done and float(row.get("server_cpu_pct", 0)) > 0:
+                    row["per_cpu_s"] = float(done) / (float(row["server_cpu_pct"]) / 100)
                 runs.append((rnd, server, mode_of(row), row))
             elif line.startswith("NOTE waited "):
                 waited += int(line.split()[2])

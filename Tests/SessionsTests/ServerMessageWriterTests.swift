@@ -26,6 +26,28 @@ final class ServerMessageWriterTests: XCTestCase {
         XCTAssertEqual(template.message(2), #"{"output":"sum","value":2}"#)
     }
 
+    /// The stack-written message (the session's path) is the same text as `message(_:)`,
+    /// for every kind of scalar and at the edges of each integer width.
+    func testMessagesWrittenIntoTheStackMatchTheStringOnes() {
+        let template = OutputMessageTemplate(output: "sum")
+        func stacked(_ value: some JSONValueEncodable) -> String {
+            template.withMessage(value) { String(decoding: $0, as: UTF8.self) }
+        }
+        for value in [0, 7, -7, 10, -10, 99, 1_000_000, Int.max, Int.min, Int.max - 1] {
+            XCTAssertEqual(stacked(value), template.message(value))
+            XCTAssertEqual(stacked(Int64(value)), template.message(Int64(value)))
+            XCTAssertEqual(stacked(Int128(value)), template.message(Int128(value)))
+        }
+        for value in [Int128(Int64.max) + 1, Int128(Int64.min) - 1, Int128.max, Int128.min] {
+            XCTAssertEqual(stacked(value), template.message(value))
+        }
+        XCTAssertEqual(stacked(Int128.min), #"{"output":"sum","value":-170141183460469231731687303715884105728}"#)
+        XCTAssertEqual(stacked(true), #"{"output":"sum","value":true}"#)
+        XCTAssertEqual(stacked(false), #"{"output":"sum","value":false}"#)
+        XCTAssertEqual(stacked("a \"quoted\" line\n"), template.message("a \"quoted\" line\n"))
+        XCTAssertEqual(stacked(Int.min), #"{"output":"sum","value":-9223372036854775808}"#)
+    }
+
     func testErrorHasTheProtocolShape() {
         XCTAssertEqual(ServerMessageWriter.error(ProtocolError(.unknownInput, "no such input")),
                        #"{"error":{"code":"unknown_input","message":"no such input"}}"#)

@@ -46,6 +46,8 @@ public struct WireOutput<Output> {
 protocol SessionOutputSink: AnyObject {
     /// One output element as its message.
     func sendOutput(_ message: String)
+    /// One output element as its message in UTF-8 (valid during the call).
+    func sendOutput(utf8 message: UnsafeRawBufferPointer)
     /// The output stream failed.
     func outputFailed(_ error: Error)
     /// Records a marble of the session for a viewer on the dashboard; `make` runs only
@@ -91,7 +93,7 @@ final class WireOutputObserver<Element: JSONValueEncodable>: ObserverType {
     func on(_ event: Event<Element>) {
         sink.recordMarble(Marble(lane: description.name, event: event))
         switch event {
-        case .next(let element): sink.sendOutput(description.template.message(element))
+        case .next(let element): description.template.withMessage(element) { sink.sendOutput(utf8: $0) }
         case .error(let error): sink.outputFailed(error)
         case .completed: break
         }

@@ -37,6 +37,9 @@ public enum ServerMessageWriter {
 public struct OutputMessageTemplate: Sendable {
     @usableFromInline
     let head: String
+    /// `head` as UTF-8, for messages written into the stack.
+    @usableFromInline
+    let headBytes: [UInt8]
 
     /// A template for the output named `output`.
     public init(output: String) {
@@ -44,6 +47,23 @@ public struct OutputMessageTemplate: Sendable {
         head.appendJSONString(output)
         head.append(",\"value\":")
         self.head = head
+        headBytes = Array(head.utf8)
+    }
+
+    /// Calls `body` with the message carrying `value` as UTF-8, written into the stack
+    /// (valid during the call): no `String` is made for it.
+    @inlinable
+    public func withMessage<Result>(_ value: some JSONValueEncodable, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        value.withJSONBytes { valueBytes in
+            headBytes.withUnsafeBytes { head in
+                withUnsafeTemporaryAllocation(byteCount: head.count + valueBytes.count + 1, alignment: 1) { buffer in
+                    buffer.copyMemory(from: head)
+                    UnsafeMutableRawBufferPointer(rebasing: buffer[head.count...]).copyMemory(from: valueBytes)
+                    buffer[buffer.count - 1] = 0x7D  // }
+                    return body(UnsafeRawBufferPointer(buffer))
+                }
+            }
+        }
     }
 
     /// The message carrying `value`.

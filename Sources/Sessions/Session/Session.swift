@@ -250,6 +250,16 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
         send(message)
     }
 
+    func sendOutput(utf8 message: UnsafeRawBufferPointer) {
+        guard transport?.isOnOwnerThread ?? true else {
+            sendOutput(String(decoding: message, as: UTF8.self))
+            return
+        }
+        guard case .open = state else { return }
+        transport?.send(textBytes: message)
+        endpoint.loopMetrics.messageSent()
+    }
+
     func outputFailed(_ error: Error) {
         guard transport?.isOnOwnerThread ?? true else {
             let description = "\(error)"

@@ -4,10 +4,20 @@
 protocol SessionTransport: AnyObject {
     /// Queues one text message; called on the owner thread only.
     func send(text: String)
+    /// Queues one text message given as valid UTF-8 (read during the call only); called on
+    /// the owner thread only.
+    func send(textBytes: UnsafeRawBufferPointer)
     /// Starts closing the connection; called on the owner thread only.
     func close(code: UInt16, reason: String)
     /// Whether the caller runs on the thread that owns the connection (its event loop).
     var isOnOwnerThread: Bool { get }
     /// Runs `work` on the owner thread; callable from any thread.
     func executeOnOwnerThread(_ work: @escaping @Sendable () -> Void)
+}
+
+extension SessionTransport {
+    /// Through `send(text:)`, for a transport without a bytes path (a test's fake).
+    func send(textBytes: UnsafeRawBufferPointer) {
+        send(text: String(decoding: textBytes, as: UTF8.self))
+    }
 }
