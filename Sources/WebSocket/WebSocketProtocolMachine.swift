@@ -305,14 +305,19 @@ public struct WebSocketProtocolMachine {
     }
 
     /// Reports a message that came whole in one frame of one read, unmasked into a stack
-    /// buffer; returns the close code instead when it is not valid.
+    /// buffer; returns the close code instead when it is not valid. The closure takes what
+    /// it needs as locals: capturing `self` would copy the whole machine.
     private func deliverWhole(_ opcode: WebSocketOpcode, _ masked: UnsafeRawBufferPointer,
                               _ onEvent: (Event) -> Void) -> WebSocketCloseCode? {
-        withUnsafeTemporaryAllocation(byteCount: masked.count, alignment: 1) { buffer in
+        let key = frame.key
+        let inflater = messageCompressed ? self.inflater : nil
+        let compressed = messageCompressed
+        let limit = configuration.maxMessageSize
+        return withUnsafeTemporaryAllocation(byteCount: masked.count, alignment: 1) { buffer in
             buffer.copyMemory(from: masked)
-            frame.key?.apply(to: buffer, frameOffset: 0)
+            key?.apply(to: buffer, frameOffset: 0)
             let bytes = UnsafeRawBufferPointer(buffer)
-            if messageCompressed { return deliverCompressed(opcode, bytes, onEvent) }
+            if compressed { return Self.deliverCompressed(opcode, bytes, inflater: inflater, limit: limit, onEvent) }
             if opcode == .text && !UTF8Validator.isValid(bytes) { return .invalidPayload }
             onEvent(opcode == .text ? .text(bytes) : .binary(bytes))
             return nil
@@ -322,13 +327,16 @@ public struct WebSocketProtocolMachine {
     /// Inflates the joined payload of a compressed message and reports it; returns the
     /// close code instead when it is too big or not valid (DEFLATE data, or UTF-8 for text).
     private func deliverCompressed(_ opcode: WebSocketOpcode, _ onEvent: (Event) -> Void) -> WebSocketCloseCode? {
-        message.withUnsafeBytes { deliverCompressed(opcode, $0, onEvent) }
+        message.withUnsafeBytes {
+            Self.deliverCompressed(opcode, $0, inflater: inflater, limit: configuration.maxMessageSize, onEvent)
+        }
     }
 
-    private func deliverCompressed(_ opcode: WebSocketOpcode, _ compressed: UnsafeRawBufferPointer,
-                                   _ onEvent: (Event) -> Void) -> WebSocketCloseCode? {
+    private static func deliverCompressed(_ opcode: WebSocketOpcode, _ compressed: UnsafeRawBufferPointer,
+                                          inflater: PerMessageInflater?, limit: Int,
+                                          _ onEvent: (Event) -> Void) -> WebSocketCloseCode? {
         guard let inflater else { return .protocolError }
-        return inflater.inflate(compressed, limit: configuration.maxMessageSize) { outcome -> WebSocketCloseCode? in
+        return inflater.inflate(compressed, limit: limit) { outcome -> WebSocketCloseCode? in
             switch outcome {
             case .tooBig:
                 return .messageTooBig

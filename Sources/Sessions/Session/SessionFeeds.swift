@@ -22,17 +22,17 @@ enum SessionFeeds {
     @inline(__always)
     func send(_ payload: InputTable.Event.Payload, to index: Int, input name: @autoclosure () -> String,
               accepted: () -> Void) -> ProtocolError? {
-        switch self {
-        case .few(let first, let second, let third):
-            switch index {
-            case 0: return Self.send(payload, to: first, input: name(), accepted: accepted)
-            case 1: return Self.send(payload, to: second, input: name(), accepted: accepted)
-            case 2: return Self.send(payload, to: third, input: name(), accepted: accepted)
-            default: return Self.send(payload, to: nil, input: name(), accepted: accepted)
-            }
-        case .many(let feeds):
+        if case .many(let feeds) = self {
             return Self.send(payload, to: feeds.indices.contains(index) ? feeds[index] : nil, input: name(), accepted: accepted)
         }
+        // One payload bound at a time, the others left unbound: a bound payload is a copy.
+        switch index {
+        case 0: if case .few(let first, _, _) = self { return Self.send(payload, to: first, input: name(), accepted: accepted) }
+        case 1: if case .few(_, let second, _) = self { return Self.send(payload, to: second, input: name(), accepted: accepted) }
+        case 2: if case .few(_, _, let third) = self { return Self.send(payload, to: third, input: name(), accepted: accepted) }
+        default: break
+        }
+        return Self.send(payload, to: nil, input: name(), accepted: accepted)
     }
 
     @inline(__always)
