@@ -3,18 +3,7 @@ import XCTest
 
 /// What `--help` tells a first-time user: serving needs no subcommand, and the `user`
 /// commands list the options they take.
-final class CommandHelpTests: XCTestCase {
-    private var savedApp: RxLiveApp!
-
-    override func tearDown() {
-        RxLiveApp.running.withLock { $0 = savedApp }
-    }
-
-    private func run(accounts: Bool) {
-        savedApp = RxLiveApp.current
-        RxLiveApp.running.withLock { $0 = RxLiveApp(name: "rxlive", abstract: "", accounts: accounts) { _ in [] } }
-    }
-
+final class CommandHelpTests: RunningAppTestCase {
     /// The lines of the help's USAGE, without the label and the indentation.
     private func usage(_ help: String) -> [String] {
         let lines = help.components(separatedBy: "\n")
@@ -24,22 +13,22 @@ final class CommandHelpTests: XCTestCase {
     }
 
     func testUsageSaysServingNeedsNoSubcommand() {
-        run(accounts: true)
+        runAs(accounts: true)
         XCTAssertEqual(usage(RxLiveCommand.helpMessage()), ["rxlive [<options>]", "rxlive user <subcommand>"])
     }
 
     func testUsageOfAnAppWithoutAccountsHasNoSubcommand() {
-        run(accounts: false)
+        runAs(accounts: false)
         XCTAssertEqual(usage(RxLiveCommand.helpMessage()), ["rxlive [<options>]"])
     }
 
     func testTheSettingsTableCommandIsNotShown() {
-        run(accounts: true)
+        runAs(accounts: true)
         XCTAssertFalse(RxLiveCommand.helpMessage().contains("settings-table"))
     }
 
     func testEachUserCommandListsTheDatabaseOption() {
-        run(accounts: true)
+        runAs(accounts: true)
         let helps = [RxLiveCommand.helpMessage(for: UserCommand.Add.self), RxLiveCommand.helpMessage(for: UserCommand.Remove.self),
                      RxLiveCommand.helpMessage(for: UserCommand.List.self)]
         for help in helps {
@@ -49,7 +38,7 @@ final class CommandHelpTests: XCTestCase {
     }
 
     func testUserAddTakesTheDatabaseBeforeOrAfterItsName() throws {
-        run(accounts: true)
+        runAs(accounts: true)
         for arguments in [["user", "add", "--database", "sqlite:x.sqlite", "ada"],
                           ["user", "add", "ada", "--database", "sqlite:x.sqlite"],
                           ["--database", "sqlite:x.sqlite", "user", "add", "ada"]] {

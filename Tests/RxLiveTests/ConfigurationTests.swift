@@ -4,16 +4,10 @@ import XCTest
 
 /// The settings read from flags and `RXLIVE_*` variables: defaults, what each accepts, that a
 /// flag wins over its variable, and the exact one-line message for each kind of bad value.
-final class ConfigurationTests: XCTestCase {
-    private var savedApp: RxLiveApp!
-
+final class ConfigurationTests: RunningAppTestCase {
     override func setUp() {
-        savedApp = RxLiveApp.current
-        RxLiveApp.running.withLock { $0 = RxLiveApp(name: "rxlive", abstract: "", accounts: true) { _ in [] } }
-    }
-
-    override func tearDown() {
-        RxLiveApp.running.withLock { $0 = savedApp }
+        super.setUp()
+        runAs(accounts: true)
     }
 
     /// The configuration `arguments` and `environment` describe, with the page folder given.
@@ -154,7 +148,7 @@ final class ConfigurationTests: XCTestCase {
     }
 
     func testAnAppWithoutAccountsRefusesTheAccountsFlagsAndHidesThem() throws {
-        RxLiveApp.running.withLock { $0 = RxLiveApp(name: "plain", abstract: "", accounts: false) { _ in [] } }
+        runAs("plain", accounts: false)
         for flag in ["--login-delay", "--login-service", "--database", "--login-workers"] {
             let value = flag == "--database" ? "sqlite:x.sqlite" : flag == "--login-service" ? "store" : "1"
             XCTAssertEqual(refusal([flag, value]), "\(flag): plain has no accounts")

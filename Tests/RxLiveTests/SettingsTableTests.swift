@@ -4,16 +4,10 @@ import XCTest
 
 /// The settings catalog is the one declaration: every option of the command is in it, and the
 /// README's configuration table is the one it generates.
-final class SettingsTableTests: XCTestCase {
-    private var savedApp: RxLiveApp!
-
+final class SettingsTableTests: RunningAppTestCase {
     override func setUp() {
-        savedApp = RxLiveApp.current
-        RxLiveApp.running.withLock { $0 = RxLiveApp(name: "rxlive", abstract: "", accounts: true) { _ in [] } }
-    }
-
-    override func tearDown() {
-        RxLiveApp.running.withLock { $0 = savedApp }
+        super.setUp()
+        runAs(accounts: true)
     }
 
     func testTheREADMEsTableIsTheGeneratedOne() throws {

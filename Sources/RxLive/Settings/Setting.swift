@@ -14,15 +14,16 @@ struct Setting<Value: Sendable>: ConfigurationSetting {
     let defaultValue: Value
     let defaultDescription: String
     private let syntax: SettingSyntax<Value>
-    private let store: @Sendable (inout Configuration, Value) -> Void
+    private let property: any WritableKeyPath<Configuration, Value> & Sendable
 
     /// - Parameters:
     ///   - shown: the default as the help and the README say it, for a default that depends
     ///     on the machine or is no value at all; otherwise the syntax writes `defaultValue`.
-    ///   - store: puts a value read from a flag or variable into the configuration.
-    init(flag: String, variable: String, valueName: String, default defaultValue: Value, shown: String? = nil,
-         accountsOnly: Bool = false, syntax: SettingSyntax<Value>, help: String,
-         store: @escaping @Sendable (inout Configuration, Value) -> Void) {
+    ///   - property: where `Configuration` keeps the value.
+    init(_ property: any WritableKeyPath<Configuration, Value> & Sendable,
+         flag: String, variable: String, valueName: String, default defaultValue: Value, shown: String? = nil,
+         accountsOnly: Bool = false, syntax: SettingSyntax<Value>, help: String) {
+        self.property = property
         self.flag = flag
         self.variable = variable
         self.valueName = valueName
@@ -31,14 +32,13 @@ struct Setting<Value: Sendable>: ConfigurationSetting {
         self.defaultValue = defaultValue
         self.defaultDescription = shown ?? "`\(syntax.show(defaultValue))`"
         self.syntax = syntax
-        self.store = store
     }
 
     var isList: Bool { syntax.isList }
 
     func apply(_ given: GivenSetting, to configuration: inout Configuration) throws(ConfigurationError) {
         do {
-            store(&configuration, try syntax.parse(given.items))
+            configuration[keyPath: property] = try syntax.parse(given.items)
         } catch {
             throw ConfigurationError(description: "\(given.source): \(error.message)")
         }

@@ -6,8 +6,9 @@ import Logging
 /// `Configuration`'s defaults, the `RXLIVE_*` reader and the README's table
 /// (`rxlive settings-table`, `scripts/settings-table`) all read this catalog.
 ///
-/// To add a setting: declare it here, add it to `all`, give `Configuration` a property
-/// whose default is its `defaultValue`, and `RxLiveCommand` an option that `givenFlags` records.
+/// To add a setting: declare it here and add it to `all`, give `Configuration` a property
+/// whose default is its `defaultValue`, give `RxLiveCommand` an option that `givenFlags`
+/// records (SettingsTableTests checks both), then run `scripts/settings-table`.
 enum Settings {
     /// Every setting, in the order of the help and the README's table; values are read in
     /// this order too, so the first bad one is the one reported.
@@ -26,106 +27,92 @@ enum Settings {
     }
 
     static let host = Setting(
-        flag: "host", variable: "RXLIVE_HOST", valueName: "address", default: "127.0.0.1",
+        \.host, flag: "host", variable: "RXLIVE_HOST", valueName: "address", default: "127.0.0.1",
         syntax: .nonEmpty("the host must not be empty"),
-        help: "Address to listen on (the container sets `0.0.0.0`)",
-        store: { $0.host = $1 })
+        help: "Address to listen on (the container sets `0.0.0.0`)")
 
     static let port = Setting(
-        flag: "port", variable: "RXLIVE_PORT", valueName: "port", default: 8080,
+        \.port, flag: "port", variable: "RXLIVE_PORT", valueName: "port", default: 8080,
         syntax: .integer(in: 1...65535),
-        help: "TCP port to listen on",
-        store: { $0.port = $1 })
+        help: "TCP port to listen on")
 
     static let publicDirectory = Setting(
-        flag: "public", variable: "RXLIVE_PUBLIC", valueName: "folder", default: nil,
+        \.publicDirectory, flag: "public", variable: "RXLIVE_PUBLIC", valueName: "folder", default: nil,
         shown: "`Public/` in the working directory, else beside the executable",
         syntax: .nonEmpty("the folder must not be empty"),
-        help: "Folder of the page",
-        store: { $0.publicDirectory = $1 })
+        help: "Folder of the page")
 
     static let loginDelay = Setting(
-        flag: "login-delay", variable: "RXLIVE_LOGIN_DELAY", valueName: "seconds", default: .seconds(2),
+        \.loginDelay, flag: "login-delay", variable: "RXLIVE_LOGIN_DELAY", valueName: "seconds", default: .seconds(2),
         accountsOnly: true, syntax: .seconds(allowZero: true),
-        help: "Seconds the simulated login request takes",
-        store: { $0.loginDelay = $1 })
+        help: "Seconds the simulated login request takes")
 
     static let logLevel = Setting(
-        flag: "log-level", variable: "RXLIVE_LOG_LEVEL", valueName: "level", default: Logger.Level.info,
+        \.logLevel, flag: "log-level", variable: "RXLIVE_LOG_LEVEL", valueName: "level", default: Logger.Level.info,
         syntax: .choice(ignoringCase: true) { text in
             "'\(text)' is not a log level (\(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")))"
         },
         help: "The least severe messages logged: "
-            + Logger.Level.allCases.map { "`\($0.rawValue)`" }.joined(separator: ", "),
-        store: { $0.logLevel = $1 })
+            + Logger.Level.allCases.map { "`\($0.rawValue)`" }.joined(separator: ", "))
 
     static let maxMessageSize = Setting(
-        flag: "max-message-size", variable: "RXLIVE_MAX_MESSAGE_SIZE", valueName: "bytes", default: 65536,
+        \.maxMessageSize, flag: "max-message-size", variable: "RXLIVE_MAX_MESSAGE_SIZE", valueName: "bytes", default: 65536,
         syntax: .integer(in: 125...(64 << 20)),
-        help: "Largest WebSocket message accepted, in bytes (a larger one closes the connection with 1009)",
-        store: { $0.maxMessageSize = $1 })
+        help: "Largest WebSocket message accepted, in bytes (a larger one closes the connection with 1009)")
 
     static let pingInterval = Setting(
-        flag: "ping-interval", variable: "RXLIVE_PING_INTERVAL", valueName: "seconds", default: .seconds(30),
+        \.pingInterval, flag: "ping-interval", variable: "RXLIVE_PING_INTERVAL", valueName: "seconds", default: .seconds(30),
         syntax: .seconds(allowZero: false),
-        help: "Seconds between pings on an idle WebSocket",
-        store: { $0.pingInterval = $1 })
+        help: "Seconds between pings on an idle WebSocket")
 
     static let pongTimeout = Setting(
-        flag: "pong-timeout", variable: "RXLIVE_PONG_TIMEOUT", valueName: "seconds", default: .seconds(15),
+        \.pongTimeout, flag: "pong-timeout", variable: "RXLIVE_PONG_TIMEOUT", valueName: "seconds", default: .seconds(15),
         syntax: .seconds(allowZero: false),
-        help: "Seconds to wait for a pong before dropping the connection",
-        store: { $0.pongTimeout = $1 })
+        help: "Seconds to wait for a pong before dropping the connection")
 
     static let messageRate = Setting(
-        flag: "message-rate", variable: "RXLIVE_MESSAGE_RATE", valueName: "rate", default: 100.0,
+        \.messageRate, flag: "message-rate", variable: "RXLIVE_MESSAGE_RATE", valueName: "rate", default: 100.0,
         syntax: .single(show: { $0.rounded() == $0 ? "\(Int($0))" : "\($0)" }) { text throws(SettingProblem) in
             guard let rate = Double(text), rate.isFinite, rate >= 0, rate <= 1_000_000 else {
                 throw SettingProblem(message: "'\(text)' is not a number of messages per second (0 to 1000000)")
             }
             return rate
         },
-        help: "Messages per second one session may send, in bursts of twice that (`rate_limited` beyond); `0` for no limit",
-        store: { $0.messageRate = $1 })
+        help: "Messages per second one session may send, in bursts of twice that (`rate_limited` beyond); `0` for no limit")
 
     static let allowedOrigins = Setting(
-        flag: "allowed-origin", variable: "RXLIVE_ALLOWED_ORIGINS", valueName: "origin", default: [], shown: "none",
+        \.allowedOrigins, flag: "allowed-origin", variable: "RXLIVE_ALLOWED_ORIGINS", valueName: "origin", default: [], shown: "none",
         syntax: .list(),
         help: "Browser origins allowed to open a WebSocket besides the page's own, which always may; "
-            + "clients that send no `Origin` (such as `websocat`) always may too",
-        store: { $0.allowedOrigins = $1 })
+            + "clients that send no `Origin` (such as `websocat`) always may too")
 
     static let serverNames = Setting(
-        flag: "server-name", variable: "RXLIVE_SERVER_NAMES", valueName: "name", default: [],
+        \.serverNames, flag: "server-name", variable: "RXLIVE_SERVER_NAMES", valueName: "name", default: [],
         shown: "the `--host` address, `localhost`, `127.0.0.1`, `[::1]`",
         syntax: .list(refusing: { $0.isEmpty || $0.contains("/") || $0.contains(where: \.isWhitespace) },
                       refusal: { "'\($0)' is not a host name" }),
-        help: "Host names the server answers for; a request whose `Host` names another gets `421`; `*` answers any",
-        store: { $0.serverNames = $1 })
+        help: "Host names the server answers for; a request whose `Host` names another gets `421`; `*` answers any")
 
     static let tlsCertificate = Setting(
-        flag: "tls-cert", variable: "RXLIVE_TLS_CERT", valueName: "path", default: nil, shown: "none: plain HTTP",
+        \.tlsCertificate, flag: "tls-cert", variable: "RXLIVE_TLS_CERT", valueName: "path", default: nil, shown: "none: plain HTTP",
         syntax: .anyText,
         help: "PEM certificate chain, leaf first: serve `https://` and `wss://` on the port instead of `http://` "
-            + "and `ws://`; needs `--tls-key`; SIGHUP reloads both",
-        store: { $0.tlsCertificate = $1 })
+            + "and `ws://`; needs `--tls-key`; SIGHUP reloads both")
 
     static let tlsKey = Setting(
-        flag: "tls-key", variable: "RXLIVE_TLS_KEY", valueName: "path", default: nil, shown: "none",
+        \.tlsKey, flag: "tls-key", variable: "RXLIVE_TLS_KEY", valueName: "path", default: nil, shown: "none",
         syntax: .anyText,
-        help: "PEM private key of `--tls-cert`; refused unless only its owner may read it (mode `600` or `400`)",
-        store: { $0.tlsKey = $1 })
+        help: "PEM private key of `--tls-cert`; refused unless only its owner may read it (mode `600` or `400`)")
 
     static let loginService = Setting(
-        flag: "login-service", variable: "RXLIVE_LOGIN_SERVICE", valueName: "service", default: LoginServiceKind.store,
-        accountsOnly: true,
+        \.loginService, flag: "login-service", variable: "RXLIVE_LOGIN_SERVICE", valueName: "service",
+        default: LoginServiceKind.store, accountsOnly: true,
         syntax: .choice(ignoringCase: false) { "'\($0)' is not a login service (store or simulated)" },
         help: "What answers the login form: `store` (the accounts in `--database`) or `simulated` "
-            + "(`true` after `--login-delay` for any filled-in form)",
-        store: { $0.loginService = $1 })
+            + "(`true` after `--login-delay` for any filled-in form)")
 
     static let database = Setting(
-        flag: "database", variable: "RXLIVE_DATABASE", valueName: "database",
+        \.database, flag: "database", variable: "RXLIVE_DATABASE", valueName: "database",
         default: DatabaseLocation.sqlite(path: "data/rxlive.sqlite"), accountsOnly: true,
         syntax: .single(show: \.description) { text throws(SettingProblem) in
             guard let location = DatabaseLocation(text) else {
@@ -134,31 +121,27 @@ enum Settings {
             return location
         },
         help: "Where the accounts are: `sqlite:PATH` (a file, created 0600 in a folder created 0700) "
-            + "or `postgres://…` (a libpq connection URI)",
-        store: { $0.database = $1 })
+            + "or `postgres://…` (a libpq connection URI)")
 
     static let loginWorkers = Setting(
-        flag: "login-workers", variable: "RXLIVE_LOGIN_WORKERS", valueName: "threads",
+        \.loginWorkers, flag: "login-workers", variable: "RXLIVE_LOGIN_WORKERS", valueName: "threads",
         default: max(1, ProcessInfo.processInfo.activeProcessorCount - 1), shown: "cores − 1, at least 1",
         accountsOnly: true, syntax: .integer(in: 1...64),
-        help: "Threads that hash passwords, off the event loop",
-        store: { $0.loginWorkers = $1 })
+        help: "Threads that hash passwords, off the event loop")
 
     static let trustedProxies = Setting(
-        flag: "trusted-proxy", variable: "RXLIVE_TRUSTED_PROXIES", valueName: "address", default: [], shown: "none",
+        \.trustedProxies, flag: "trusted-proxy", variable: "RXLIVE_TRUSTED_PROXIES", valueName: "address", default: [], shown: "none",
         syntax: .list(),
-        help: "Addresses of proxies whose `X-Forwarded-For` names the client (for login throttling)",
-        store: { $0.trustedProxies = $1 })
+        help: "Addresses of proxies whose `X-Forwarded-For` names the client (for login throttling)")
 
     static let dashboard = Setting(
-        flag: "dashboard", variable: "RXLIVE_DASHBOARD", valueName: "mode", default: DashboardMode.auto,
+        \.dashboard, flag: "dashboard", variable: "RXLIVE_DASHBOARD", valueName: "mode", default: DashboardMode.auto,
         syntax: .choice(ignoringCase: true) { "'\($0)' is not auto, on or off" },
         help: "When `/dashboard` is served: `auto` on a loopback host (`127.x.x.x`, `::1`, `localhost`) "
-            + "or when an admin token is given, `on` or `off`",
-        store: { $0.dashboard = $1 })
+            + "or when an admin token is given, `on` or `off`")
 
     static let adminToken = Setting(
-        flag: "admin-token", variable: "RXLIVE_ADMIN_TOKEN", valueName: "token", default: nil,
+        \.adminToken, flag: "admin-token", variable: "RXLIVE_ADMIN_TOKEN", valueName: "token", default: nil,
         shown: "a random one, made and logged at start",
         syntax: .single(show: { $0 ?? "" }) { text throws(SettingProblem) in
             // URL-safe characters only: the page passes the token in the WebSocket URL as it is.
@@ -173,11 +156,10 @@ enum Settings {
             }
             return text
         },
-        help: "The token a dashboard viewer must present: 16 or more letters, digits, `-`, `_`, `.`, `~`",
-        store: { $0.adminToken = $1 })
+        help: "The token a dashboard viewer must present: 16 or more letters, digits, `-`, `_`, `.`, `~`")
 
     static let deflate = Setting(
-        flag: "deflate", variable: "RXLIVE_DEFLATE", valueName: "on|off", default: true,
+        \.deflate, flag: "deflate", variable: "RXLIVE_DEFLATE", valueName: "on|off", default: true,
         syntax: .single(show: { $0 ? "on" : "off" }) { text throws(SettingProblem) in
             switch text.lowercased() {
             case "on": return true
@@ -186,26 +168,22 @@ enum Settings {
             }
         },
         help: "`on` or `off`: accept a client's permessage-deflate offer (RFC 7692; browsers make one): the server "
-            + "then compresses its messages of 128 bytes or more, and the client may compress its own",
-        store: { $0.deflate = $1 })
+            + "then compresses its messages of 128 bytes or more, and the client may compress its own")
 
     static let loops = Setting(
-        flag: "loops", variable: "RXLIVE_LOOPS", valueName: "count",
+        \.loops, flag: "loops", variable: "RXLIVE_LOOPS", valueName: "count",
         default: EventLoopGroup.processorCount, shown: "one per processor the process may run on",
         syntax: .integer(in: 1...256),
-        help: "Event loops, one thread each; each connection stays on one loop for its whole life",
-        store: { $0.loops = $1 })
+        help: "Event loops, one thread each; each connection stays on one loop for its whole life")
 
     static let drainGrace = Setting(
-        flag: "drain-grace", variable: "RXLIVE_DRAIN_GRACE", valueName: "seconds", default: .zero,
+        \.drainGrace, flag: "drain-grace", variable: "RXLIVE_DRAIN_GRACE", valueName: "seconds", default: .zero,
         syntax: .seconds(allowZero: true),
         help: "Seconds `/healthz` answers `503` after SIGTERM or SIGINT while everything is still served, "
-            + "before the drain starts",
-        store: { $0.drainGrace = $1 })
+            + "before the drain starts")
 
     static let shutdownTimeout = Setting(
-        flag: "shutdown-timeout", variable: "RXLIVE_SHUTDOWN_TIMEOUT", valueName: "seconds", default: .seconds(5),
+        \.shutdownTimeout, flag: "shutdown-timeout", variable: "RXLIVE_SHUTDOWN_TIMEOUT", valueName: "seconds", default: .seconds(5),
         syntax: .seconds(allowZero: false),
-        help: "Seconds the drain may take; connections still open then are dropped",
-        store: { $0.shutdownTimeout = $1 })
+        help: "Seconds the drain may take; connections still open then are dropped")
 }
