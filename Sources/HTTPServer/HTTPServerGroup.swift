@@ -27,7 +27,13 @@ public final class HTTPServerGroup: @unchecked Sendable {
         self.configuration = configuration
         self.loops = loops
         self.logger = logger
-        servers = loops.loops.map { HTTPServer(configuration: configuration, loop: $0, logger: logger) }
+        servers = loops.loops.enumerated().map { index, loop in
+            // Each server's lines ("draining", "drained", ...) say which loop they are about,
+            // numbered as the dashboard and /metrics number the loops.
+            var logger = logger
+            logger[metadataKey: "loop"] = "\(index)"
+            return HTTPServer(configuration: configuration, loop: loop, logger: logger)
+        }
     }
 
     /// Starts every server, binds the shared socket and starts accepting. Throws

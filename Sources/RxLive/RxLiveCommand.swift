@@ -14,6 +14,8 @@ struct RxLiveCommand: ParsableCommand {
         return CommandConfiguration(
             commandName: app.name,
             abstract: app.abstract,
+            // Serving needs no subcommand: the generated usage would say one is required.
+            usage: app.accounts ? "\(app.name) [<options>]\n\(app.name) user <subcommand>" : "\(app.name) [<options>]",
             discussion: """
                 Each option can also be set by the environment variable named in its help; \
                 a flag wins over its variable. SIGTERM or SIGINT drains the sessions and exits 0: \
@@ -21,126 +23,116 @@ struct RxLiveCommand: ParsableCommand {
                 every session with 1001, and exits within the shutdown timeout after that.
                 """,
             version: app.version,
-            subcommands: app.accounts ? [UserCommand.self] : []
+            subcommands: [SettingsTableCommand.self] + (app.accounts ? [UserCommand.self] : [])
         )
     }
 
-    @Option(help: ArgumentHelp("Address to listen on (default 127.0.0.1; env RXLIVE_HOST).", valueName: "address"))
+    // One option per setting, in the order of `Settings.all`; the text is checked when the
+    // configuration is read, so a bad flag and a bad variable get the same message.
+    @Option(name: Settings.host.name, help: Settings.host.argumentHelp)
     var host: String?
 
-    @Option(help: ArgumentHelp("TCP port to listen on (default 8080; env RXLIVE_PORT).", valueName: "port"))
+    @Option(name: Settings.port.name, help: Settings.port.argumentHelp)
     var port: String?
 
-    @Option(name: .customLong("public"),
-            help: ArgumentHelp("Folder of the page (default Public/ in the working directory or beside the executable; env RXLIVE_PUBLIC).",
-                               valueName: "folder"))
+    @Option(name: Settings.publicDirectory.name, help: Settings.publicDirectory.argumentHelp)
     var publicDirectory: String?
 
-    @Option(help: ArgumentHelp("Seconds the simulated login request takes (default 2; env RXLIVE_LOGIN_DELAY).",
-                               valueName: "seconds", visibility: Self.accountsVisibility))
+    @Option(name: Settings.loginDelay.name, help: Settings.loginDelay.argumentHelp)
     var loginDelay: String?
 
-    @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical (default info; env RXLIVE_LOG_LEVEL).",
-                               valueName: "level"))
+    @Option(name: Settings.logLevel.name, help: Settings.logLevel.argumentHelp)
     var logLevel: String?
 
-    @Option(help: ArgumentHelp("Largest WebSocket message accepted (default 65536; env RXLIVE_MAX_MESSAGE_SIZE).",
-                               valueName: "bytes"))
+    @Option(name: Settings.maxMessageSize.name, help: Settings.maxMessageSize.argumentHelp)
     var maxMessageSize: String?
 
-    @Option(help: ArgumentHelp("Seconds between pings on an idle WebSocket (default 30; env RXLIVE_PING_INTERVAL).",
-                               valueName: "seconds"))
+    @Option(name: Settings.pingInterval.name, help: Settings.pingInterval.argumentHelp)
     var pingInterval: String?
 
-    @Option(help: ArgumentHelp("Seconds to wait for a pong before closing (default 15; env RXLIVE_PONG_TIMEOUT).",
-                               valueName: "seconds"))
+    @Option(name: Settings.pongTimeout.name, help: Settings.pongTimeout.argumentHelp)
     var pongTimeout: String?
 
-    @Option(name: .customLong("allowed-origin"),
-            help: ArgumentHelp(
-                "An Origin allowed to open a WebSocket besides the page's own; repeat for more (the page's own origin and clients that send no Origin are always allowed; env RXLIVE_ALLOWED_ORIGINS, comma-separated).",
-                valueName: "origin"))
-    var allowedOrigins: [String] = []
-
-    @Option(help: ArgumentHelp("Messages per second one session may send, in bursts of twice that; 0 for no limit (default 100; env RXLIVE_MESSAGE_RATE).",
-                               valueName: "rate"))
+    @Option(name: Settings.messageRate.name, help: Settings.messageRate.argumentHelp)
     var messageRate: String?
 
-    @Option(name: .customLong("tls-cert"),
-            help: ArgumentHelp("PEM certificate chain to serve https:// and wss:// with, together with --tls-key; SIGHUP reloads both (env RXLIVE_TLS_CERT).",
-                               valueName: "path"))
-    var tlsCertificate: String?
+    @Option(name: Settings.allowedOrigins.name, help: Settings.allowedOrigins.argumentHelp)
+    var allowedOrigins: [String] = []
 
-    @Option(name: .customLong("tls-key"),
-            help: ArgumentHelp("PEM private key of --tls-cert, readable by its owner only (env RXLIVE_TLS_KEY).", valueName: "path"))
-    var tlsKey: String?
-
-    @Option(name: .customLong("server-name"),
-            help: ArgumentHelp(
-                "A host name this server answers for; repeat for more; other Host headers get 421 (default: the listening address, localhost, 127.0.0.1 and [::1]; env RXLIVE_SERVER_NAMES, comma-separated).",
-                valueName: "name"))
+    @Option(name: Settings.serverNames.name, help: Settings.serverNames.argumentHelp)
     var serverNames: [String] = []
 
-    @Option(help: ArgumentHelp("What answers the login form: store (accounts in --database) or simulated (the seed's: true after --login-delay) (default store; env RXLIVE_LOGIN_SERVICE).",
-                               valueName: "service", visibility: Self.accountsVisibility))
+    @Option(name: Settings.tlsCertificate.name, help: Settings.tlsCertificate.argumentHelp)
+    var tlsCertificate: String?
+
+    @Option(name: Settings.tlsKey.name, help: Settings.tlsKey.argumentHelp)
+    var tlsKey: String?
+
+    @Option(name: Settings.loginService.name, help: Settings.loginService.argumentHelp)
     var loginService: String?
 
-    @Option(help: ArgumentHelp("Where the accounts are: sqlite:PATH or postgres://… (default sqlite:data/rxlive.sqlite; env RXLIVE_DATABASE).",
-                               valueName: "database", visibility: Self.accountsVisibility))
+    @Option(name: Settings.database.name, help: Settings.database.argumentHelp)
     var database: String?
 
-    @Option(help: ArgumentHelp("Threads that hash passwords (default: cores - 1, at least 1; env RXLIVE_LOGIN_WORKERS).",
-                               valueName: "threads", visibility: Self.accountsVisibility))
+    @Option(name: Settings.loginWorkers.name, help: Settings.loginWorkers.argumentHelp)
     var loginWorkers: String?
 
-    @Option(name: .customLong("trusted-proxy"),
-            help: ArgumentHelp("A proxy address whose X-Forwarded-For names the client; repeat for more (default none; env RXLIVE_TRUSTED_PROXIES, comma-separated).",
-                               valueName: "address"))
+    @Option(name: Settings.trustedProxies.name, help: Settings.trustedProxies.argumentHelp)
     var trustedProxies: [String] = []
 
-    @Option(help: ArgumentHelp("When to serve /dashboard's data: auto (on a loopback address or with an admin token), on or off (default auto; env RXLIVE_DASHBOARD).",
-                               valueName: "mode"))
+    @Option(name: Settings.dashboard.name, help: Settings.dashboard.argumentHelp)
     var dashboard: String?
 
-    @Option(help: ArgumentHelp("Token a dashboard viewer must present, 16+ URL-safe characters (default: a random one, logged at start; env RXLIVE_ADMIN_TOKEN).",
-                               valueName: "token"))
+    @Option(name: Settings.adminToken.name, help: Settings.adminToken.argumentHelp)
     var adminToken: String?
 
-    @Option(help: ArgumentHelp("permessage-deflate compression for clients that offer it: on or off (default on; env RXLIVE_DEFLATE).",
-                               valueName: "on|off"))
+    @Option(name: Settings.deflate.name, help: Settings.deflate.argumentHelp)
     var deflate: String?
 
-    @Option(help: ArgumentHelp("Event loops, one thread each (default: one per processor; env RXLIVE_LOOPS).",
-                               valueName: "count"))
+    @Option(name: Settings.loops.name, help: Settings.loops.argumentHelp)
     var loops: String?
 
-    @Option(help: ArgumentHelp("Seconds the drain may take before open connections are dropped (default 5; env RXLIVE_SHUTDOWN_TIMEOUT).",
-                               valueName: "seconds"))
-    var shutdownTimeout: String?
-
-    @Option(help: ArgumentHelp("Seconds /healthz answers 503 after SIGTERM while still serving, before the drain (default 0; env RXLIVE_DRAIN_GRACE).",
-                               valueName: "seconds"))
+    @Option(name: Settings.drainGrace.name, help: Settings.drainGrace.argumentHelp)
     var drainGrace: String?
 
-    /// The accounts' options are shown only by apps that use accounts.
-    private static var accountsVisibility: ArgumentVisibility { RxLiveApp.current.accounts ? .default : .private }
+    @Option(name: Settings.shutdownTimeout.name, help: Settings.shutdownTimeout.argumentHelp)
+    var shutdownTimeout: String?
+
+    /// The values given on the command line, by setting.
+    var givenFlags: GivenFlags {
+        var flags = GivenFlags()
+        flags.set(Settings.host, host)
+        flags.set(Settings.port, port)
+        flags.set(Settings.publicDirectory, publicDirectory)
+        flags.set(Settings.loginDelay, loginDelay)
+        flags.set(Settings.logLevel, logLevel)
+        flags.set(Settings.maxMessageSize, maxMessageSize)
+        flags.set(Settings.pingInterval, pingInterval)
+        flags.set(Settings.pongTimeout, pongTimeout)
+        flags.set(Settings.messageRate, messageRate)
+        flags.set(Settings.allowedOrigins, allowedOrigins)
+        flags.set(Settings.serverNames, serverNames)
+        flags.set(Settings.tlsCertificate, tlsCertificate)
+        flags.set(Settings.tlsKey, tlsKey)
+        flags.set(Settings.loginService, loginService)
+        flags.set(Settings.database, database)
+        flags.set(Settings.loginWorkers, loginWorkers)
+        flags.set(Settings.trustedProxies, trustedProxies)
+        flags.set(Settings.dashboard, dashboard)
+        flags.set(Settings.adminToken, adminToken)
+        flags.set(Settings.deflate, deflate)
+        flags.set(Settings.loops, loops)
+        flags.set(Settings.drainGrace, drainGrace)
+        flags.set(Settings.shutdownTimeout, shutdownTimeout)
+        return flags
+    }
 
     /// The configuration these flags and the process environment describe.
     func resolvedConfiguration(environment: [String: String]) throws -> Configuration {
-        let flags = Configuration.Overrides(
-            host: host, port: port, publicDirectory: publicDirectory, loginDelay: loginDelay,
-            logLevel: logLevel, maxMessageSize: maxMessageSize, pingInterval: pingInterval,
-            pongTimeout: pongTimeout, allowedOrigins: allowedOrigins, messageRate: messageRate,
-            tlsCertificate: tlsCertificate, tlsKey: tlsKey, serverNames: serverNames,
-            loginService: loginService, database: database, loginWorkers: loginWorkers, trustedProxies: trustedProxies,
-            dashboard: dashboard, adminToken: adminToken, deflate: deflate,
-            loops: loops, shutdownTimeout: shutdownTimeout, drainGrace: drainGrace)
-        if !RxLiveApp.current.accounts {
-            let given = [("--login-delay", loginDelay), ("--login-service", loginService), ("--database", database),
-                         ("--login-workers", loginWorkers)].first { $0.1 != nil }
-            if let (flag, _) = given {
-                throw ConfigurationError(description: "\(flag): \(RxLiveApp.current.name) has no accounts")
-            }
+        let flags = givenFlags
+        let app = RxLiveApp.current
+        if !app.accounts, let refused = Settings.all.first(where: { $0.accountsOnly && !flags[$0].isEmpty }) {
+            throw ConfigurationError(description: "--\(refused.flag): \(app.name) has no accounts")
         }
         var configuration = try Configuration(flags: flags, environment: environment)
         configuration.publicDirectory = try PublicDirectory.locate(given: configuration.publicDirectory)

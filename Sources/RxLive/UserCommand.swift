@@ -12,7 +12,8 @@ struct UserCommand: ParsableCommand {
     /// The migrated store that `--database` (given to `rxlive` before or after `user …`),
     /// its variable or the default names.
     static func store(database: String?) throws -> CredentialStore {
-        let flags = Configuration.Overrides(database: database)
+        var flags = GivenFlags()
+        flags.set(Settings.database, database)
         let configuration = try Configuration(flags: flags, environment: ProcessInfo.processInfo.environment)
         let store = try LoginBackend.store(configuration.database)
         do {
@@ -23,14 +24,14 @@ struct UserCommand: ParsableCommand {
         return store
     }
 
-    struct Add: ParsableCommand {
+    struct Add: AccountStoreCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add an account; the password is read from standard input (a prompt without echo on a terminal).")
 
         @Argument(help: "The username (1 to \(AccountLimits.maxUsernameScalars) characters, no control or invisible characters; compared in Unicode NFC).")
         var name: String
 
-        // `--database` is the root command's option; the parser hands it to the root wherever it appears.
+        @OptionGroup var storeOption: AccountStoreOption
         @ParentCommand var root: RxLiveCommand
 
         func run() throws {
@@ -43,7 +44,7 @@ struct UserCommand: ParsableCommand {
             } catch {
                 throw ConfigurationError(description: "\(error)")
             }
-            let store = try UserCommand.store(database: root.database)
+            let accounts = try openStore()
             guard let line = PasswordInput.read(prompt: "Password for \(name): "), !line.isEmpty else {
                 throw ConfigurationError(description: "no password given (one line on standard input)")
             }
@@ -52,7 +53,7 @@ struct UserCommand: ParsableCommand {
             } catch {
                 throw ConfigurationError(description: "\(error)")
             }
-            guard try store.addAccount(name, password: password) else {
+            guard try accounts.addAccount(name, password: password) else {
                 printError("user \(name) already exists")
                 throw ExitCode(1)
             }
@@ -60,17 +61,17 @@ struct UserCommand: ParsableCommand {
         }
     }
 
-    struct Remove: ParsableCommand {
+    struct Remove: AccountStoreCommand {
         static let configuration = CommandConfiguration(abstract: "Remove an account.")
 
         @Argument(help: "The username.")
         var name: String
 
-        // `--database` is the root command's option; the parser hands it to the root wherever it appears.
+        @OptionGroup var storeOption: AccountStoreOption
         @ParentCommand var root: RxLiveCommand
 
         func run() throws {
-            guard try UserCommand.store(database: root.database).removeAccount(name) else {
+            guard try openStore().removeAccount(name) else {
                 printError("no user \(name)")
                 throw ExitCode(1)
             }
@@ -78,18 +79,39 @@ struct UserCommand: ParsableCommand {
         }
     }
 
-    struct List: ParsableCommand {
+    struct List: AccountStoreCommand {
         static let configuration = CommandConfiguration(abstract: "List the accounts, one name a line.")
 
-        // `--database` is the root command's option; the parser hands it to the root wherever it appears.
+        @OptionGroup var storeOption: AccountStoreOption
         @ParentCommand var root: RxLiveCommand
 
         func run() throws {
-            for name in try UserCommand.store(database: root.database).accountNames() {
+            for name in try openStore().accountNames() {
                 print(name)
             }
         }
     }
+}
+
+/// `--database` in the help and on the command line of each `user` command.
+struct AccountStoreOption: ParsableArguments {
+    @Option(name: Settings.database.name, help: Settings.database.argumentHelp)
+    var database: String?
+}
+
+/// A `user` command: it works on the store `--database` names, given before or after `user …`.
+protocol AccountStoreCommand: ParsableCommand {
+    var storeOption: AccountStoreOption { get }
+    var root: RxLiveCommand { get }
+}
+
+extension AccountStoreCommand {
+    /// `--database` wherever it was given: the parser hands it to the command that declares
+    /// it, and the root declares it too (for serving).
+    var databaseFlag: String? { storeOption.database ?? root.database }
+
+    /// The migrated store of `databaseFlag`, its variable or the default.
+    func openStore() throws -> CredentialStore { try UserCommand.store(database: databaseFlag) }
 }
 
 private func printError(_ message: String) {

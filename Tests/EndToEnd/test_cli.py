@@ -245,3 +245,26 @@ def test_raises_the_open_file_limit_to_the_hard_limit():
     finally:
         server.terminate()
         assert server.wait(10) == 0
+
+
+def test_usage_says_serving_needs_no_subcommand():
+    result = run_rxlive("--help")
+    assert result.returncode == 0, result.stderr
+    usage = result.stdout.split("USAGE: ", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert [line.strip() for line in usage] == ["rxlive [<options>]", "rxlive user <subcommand>"]
+
+
+@pytest.mark.parametrize("command", ["add", "remove", "list"])
+def test_each_user_command_lists_the_database_option(command):
+    result = run_rxlive("user", command, "--help")
+    assert result.returncode == 0, result.stderr
+    assert "--database <database>" in result.stdout
+    assert "RXLIVE_DATABASE" in re.sub(r"\s+", "", result.stdout)
+
+
+def test_settings_table_prints_every_setting_of_the_help():
+    table = run_rxlive("settings-table")
+    assert table.returncode == 0, table.stderr
+    flags = re.findall(r"^\| `(--[a-z-]+)`", table.stdout, re.MULTILINE)
+    help_flags = set(re.findall(r"^  (--[a-z-]+) <", run_rxlive("--help").stdout, re.MULTILINE))
+    assert set(flags) == help_flags and len(flags) == 23

@@ -4,6 +4,7 @@ the drain even when a peer never answers the close or never finishes its request
 measured from before the signal, with bounds far from what the machine's load can reach."""
 import json
 import os
+import re
 import signal
 import socket
 import time
@@ -144,3 +145,14 @@ def test_a_signal_at_any_point_of_start_up_drains_and_exits_0(tmp_path):
                 raise AssertionError(f"{sig.name} {delay} s after start was ignored: {log_path.read_text()}")
         assert code == 0, f"{sig.name} {delay} s after start: exit {code}\n{log_path.read_text()}"
         assert "stopped" in log_path.read_text(), log_path.read_text()
+
+
+def test_the_drain_is_logged_once_per_loop_with_the_loop_named():
+    with start_rxlive(extra_args=["--loops", "3"]) as server:
+        assert server.stop(signal.SIGTERM) == 0
+    log = server.log_path.read_text().splitlines()
+    for word in ("draining", "drained"):
+        lines = [line for line in log if line.endswith(f" {word}")]
+        loops = sorted(re.search(r"\bloop=(\d+)\b", line).group(1) for line in lines
+                       if re.search(r"\bloop=(\d+)\b", line))
+        assert loops == ["0", "1", "2"], f"{word}: {lines}"
