@@ -3,7 +3,7 @@
 # raw echo rate of the same server layer (autobahn-echo) with the same client, and login
 # churn. Builds release, starts the servers on free 127.0.0.1 ports, stops them at the end.
 # Usage: scripts/bench-sessions.sh [seconds=5] [idle-sessions=10000]
-# rxlive runs the seed's simulated login with --login-delay 0 (login-churn measures the server,
+# rxlive runs the login example's simulated login with --login-delay 0 (login-churn measures the server,
 # not the 2 s simulation nor password hashing: scripts/bench-logins.sh does that)
 # and --message-rate 0 (no per-session rate limit: the sum load sends ~500 messages/s each),
 # and --loops 1, like autobahn-echo beside it (scripts/bench-loops.sh compares loop counts).

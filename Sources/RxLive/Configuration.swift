@@ -15,7 +15,7 @@ public struct Configuration: Equatable, Sendable {
     public var port: Int = Settings.port.defaultValue
     /// The folder of the page; `nil` until resolved by `PublicDirectory.locate`.
     public var publicDirectory: String? = Settings.publicDirectory.defaultValue
-    /// How long the simulated login request takes, as the seed view model's `delay`.
+    /// How long the simulated login request takes, as the MVVM login example's `delay`.
     public var loginDelay: Duration = Settings.loginDelay.defaultValue
     public var logLevel: Logger.Level = Settings.logLevel.defaultValue
     /// Largest WebSocket message a client may send, in bytes (larger closes with 1009).
@@ -36,7 +36,7 @@ public struct Configuration: Equatable, Sendable {
     /// Host names the server answers for; empty keeps the server's default (the listening
     /// address, localhost, 127.0.0.1 and [::1]).
     public var serverNames: [String] = Settings.serverNames.defaultValue
-    /// What answers the login form: the account store (default) or the seed's simulation.
+    /// What answers the login form: the account store (default) or the MVVM login example's simulation.
     public var loginService: LoginServiceKind = Settings.loginService.defaultValue
     /// Where the accounts are (`sqlite:PATH` or `postgres://…`).
     public var database: DatabaseLocation = Settings.database.defaultValue
@@ -75,7 +75,7 @@ public struct Configuration: Equatable, Sendable {
 public enum LoginServiceKind: String, Equatable, Sendable, CaseIterable {
     /// Accounts in `--database`, passwords hashed with argon2id.
     case store
-    /// The seed's simulation: `true` after `--login-delay` for any filled-in form.
+    /// The MVVM login example's simulation: `true` after `--login-delay` for any filled-in form.
     case simulated
 }
 

@@ -49,7 +49,7 @@ final class RunningServer: @unchecked Sendable {  // `shutdown` is used on the f
         } catch {
             throw ServeError(description: "cannot start the event loops: \(error)")
         }
-        // Rx's MainScheduler (the seed's `delay`) runs on the loop of the thread that schedules,
+        // Rx's MainScheduler (the login example's `delay`) runs on the loop of the thread that schedules,
         // so each session's timers stay on its own loop.
         MainScheduler.setHost(LoopScheduler.followingCurrentLoop(fallback: loops.first))
 

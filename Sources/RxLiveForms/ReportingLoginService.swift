@@ -2,7 +2,7 @@ import RxSwift
 import Sessions
 import ViewModels
 
-/// A session's login service: the seed's `loginRequest()` takes no arguments, so this asks
+/// A session's login service: the MVVM login example's `loginRequest()` takes no arguments, so this asks
 /// the real service with the credentials the session's inputs last carried (recorded by
 /// the binding in `WireCatalog`, ahead of `transform`). Its failures become error
 /// messages to the session instead of ending the `loginResult` stream: a

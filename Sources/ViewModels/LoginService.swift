@@ -10,7 +10,7 @@ public protocol LoginService {
     func login() -> Observable<Bool>
 
     /// Starts a login request for these credentials; disposing the subscription cancels it.
-    /// Services that check no credentials (the seed's simulation) keep the default, `login()`.
+    /// Services that check no credentials (the MVVM login example's simulation) keep the default, `login()`.
     func login(username: String, password: String) -> Observable<Bool>
 }
 
@@ -31,17 +31,17 @@ public enum LoginServiceError: Error, Equatable, Sendable {
     case invalidCredentials(String)
 }
 
-/// The seed's simulated login request: `true` after a delay on `MainScheduler.instance`.
+/// The MVVM login example's simulated request: `true` after a delay on `MainScheduler.instance`.
 ///
-/// With its defaults, `login()` is exactly the seed's line,
+/// With its defaults, `login()` is exactly the example's line,
 /// `Observable.just(true).delay(.seconds(2), scheduler: MainScheduler.instance)`.
 public struct SimulatedLoginService: LoginService {
-    /// How long the simulated request takes (the seed: two seconds).
+    /// How long the simulated request takes (the example: two seconds).
     public var delay: RxTimeInterval
-    /// Where the delay runs (the seed: `MainScheduler.instance`; tests: a `TestScheduler`).
+    /// Where the delay runs (the example: `MainScheduler.instance`; tests: a `TestScheduler`).
     public var scheduler: any SchedulerType
 
-    /// The seed's simulation, with the delay and scheduler replaceable.
+    /// The example's simulation, with the delay and scheduler replaceable.
     public init(delay: RxTimeInterval = .seconds(2), scheduler: any SchedulerType = MainScheduler.instance) {
         self.delay = delay
         self.scheduler = scheduler

@@ -1,16 +1,17 @@
 import RxSwift
 
-/// The seed's login screen (`000_…` in the seeds): the button is enabled while both
+/// The login screen of the RxSwift MVVM login example (from RxSwift's Chinese
+/// documentation, beeth0ven.github.io/RxSwift-Chinese-Documentation): the button is enabled while both
 /// fields are non-empty; a tap answers `false` at once when they are not, otherwise
 /// the login request's answer; a new tap cancels a pending request.
 ///
-/// `transform` is the seed's body. The one line that differs is the simulated request:
-/// the seed writes `Observable.just(true).delay(.seconds(2), scheduler: MainScheduler.instance)`
+/// `transform` is the example's body. The one line that differs is the simulated request:
+/// the example writes `Observable.just(true).delay(.seconds(2), scheduler: MainScheduler.instance)`
 /// inline, which makes the delay impossible to configure or test; here that line calls
 /// `loginRequest()`, which asks the injected `LoginService`, whose default
-/// (`SimulatedLoginService()`) runs exactly the seed's line.
+/// (`SimulatedLoginService()`) runs exactly the example's line.
 public struct LoginViewModel: ViewModelType {
-    /// The seed's inputs: the two text fields (`rx.text.orEmpty`) and the button (`rx.tap`).
+    /// The example's inputs: the two text fields (`rx.text.orEmpty`) and the button (`rx.tap`).
     public struct Input {
         public let username: Observable<String>
         public let password: Observable<String>
@@ -24,7 +25,7 @@ public struct LoginViewModel: ViewModelType {
         }
     }
 
-    /// The seed's outputs.
+    /// The example's outputs.
     public struct Output {
         /// Whether the login button is enabled.
         public let isLoginButtonEnabled: Observable<Bool>
@@ -40,17 +41,17 @@ public struct LoginViewModel: ViewModelType {
 
     private let service: any LoginService
 
-    /// A login view model whose request is `service` (default: the seed's simulation).
+    /// A login view model whose request is `service` (default: the example's simulation).
     public init(service: any LoginService = SimulatedLoginService()) {
         self.service = service
     }
 
-    /// The seed's request line, delegated to the injected service.
+    /// The example's request line, delegated to the injected service.
     private func loginRequest() -> Observable<Bool> {
         service.login()
     }
 
-    /// The seed's `transform`, unchanged but for the request line (see the type's comment).
+    /// The example's `transform`, unchanged but for the request line (see the type's comment).
     public func transform(input: Input) -> Output {
         let credentialsValid = Observable.combineLatest(input.username, input.password) { username, password in
             return !username.isEmpty && !password.isEmpty

@@ -1,11 +1,11 @@
 import RxSwift
 
-/// The seed's NumbersViewController (`003_…` in the seeds) as a view model: three text
+/// RxSwift's example app's NumbersViewController (RxExample's "Adding numbers") as a view model: three text
 /// fields, each read as `Int(text) ?? 0`, summed on every change once all three have
 /// a value.
 ///
-/// Overflow: the seed adds `Int`s with `+`, which traps (crashes) when, say, every field
-/// holds `Int.max`. Each field is still read exactly as the seed reads it, but the sum is
+/// Overflow: the example adds `Int`s with `+`, which traps (crashes) when, say, every field
+/// holds `Int.max`. Each field is still read exactly as the example reads it, but the sum is
 /// taken in 128 bits, where three 64-bit values can never overflow: the answer is always
 /// the exact sum, never a crash, a wrapped value or a refusal.
 public struct SumViewModel: ViewModelType {
@@ -37,7 +37,7 @@ public struct SumViewModel: ViewModelType {
     /// Creates the view model.
     public init() {}
 
-    /// The seed's `combineLatest`, with the addition done in 128 bits.
+    /// The example's `combineLatest`, with the addition done in 128 bits.
     public func transform(input: Input) -> Output {
         let sum = Observable.combineLatest(input.number1, input.number2, input.number3) { textValue1, textValue2, textValue3 -> Int128 in
             return Int128(Int(textValue1) ?? 0) + Int128(Int(textValue2) ?? 0) + Int128(Int(textValue3) ?? 0)

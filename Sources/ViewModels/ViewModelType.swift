@@ -1,6 +1,6 @@
 import RxSwift
 
-/// A view model in the seed's shape: a pure function from input streams to output
+/// A view model in the shape of the RxSwift MVVM login example (RxSwift's Chinese documentation): a pure function from input streams to output
 /// streams, run once per screen (here: once per session).
 public protocol ViewModelType {
     /// The streams the view feeds in (text fields, taps).

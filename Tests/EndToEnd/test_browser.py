@@ -1,5 +1,5 @@
 """The page in a real browser: headless Debian Chromium, driven by Selenium, against the real
-rxlive binary. It checks the login and sum forms behave like the seed's screens, that the page
+rxlive binary. It checks the login and sum forms behave like the RxSwift examples' screens, that the page
 reconnects by itself after a server restart, and that no JavaScript error reaches the console."""
 import os
 import re
@@ -135,7 +135,7 @@ def test_login_button_follows_both_fields_and_a_tap_shows_pending_then_success(s
 def test_a_tap_that_races_a_cleared_field_shows_login_failed(server, browser):
     """The disabled button blocks a tap with invalid credentials, but a user who clears the
     password and presses Enter before the server's answer arrives still sends one: the server
-    answers false at once, and the page shows the seed's "Login Failed"."""
+    answers false at once, and the page shows the login example's "Login Failed"."""
     open_page(browser, server)
     element(browser, "username").send_keys("alice")
     element(browser, "password").send_keys("secret")

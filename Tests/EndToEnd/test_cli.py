@@ -23,7 +23,7 @@ ENV_VARIABLES = ["RXLIVE_HOST", "RXLIVE_PORT", "RXLIVE_PUBLIC", "RXLIVE_LOGIN_DE
 
 
 def clean_env(**overrides):
-    """The test process's environment without any RXLIVE_* setting but the seed's simulated
+    """The test process's environment without any RXLIVE_* setting but the login example's simulated
     login (these tests are about the command line and the login delay, not accounts), plus overrides."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("RXLIVE_")}
     env["RXLIVE_LOGIN_SERVICE"] = "simulated"

@@ -3,7 +3,7 @@ import RxTest
 import XCTest
 import ViewModels
 
-/// Marble tests on virtual time: one tick is one millisecond, so the seed's two-second
+/// Marble tests on virtual time: one tick is one millisecond, so the login example's two-second
 /// login delay is 2000 ticks.
 final class LoginViewModelTests: XCTestCase {
     private let loginDelay = 2000
@@ -106,8 +106,8 @@ final class LoginViewModelTests: XCTestCase {
         XCTAssertEqual(scenario.loginResult.events, [.next(800, true)])
     }
 
-    /// The default view model runs the seed's own line: two seconds on MainScheduler.instance.
-    func testDefaultIsTheSeedSimulationOnMainScheduler() {
+    /// The default view model runs the login example's own line: two seconds on MainScheduler.instance.
+    func testDefaultIsTheExampleSimulationOnMainScheduler() {
         let scheduler = makeScheduler()
         MainScheduler.setHost(scheduler)
         defer { MainScheduler.resetHost() }

@@ -2,7 +2,8 @@ import RxSwift
 import RxTest
 import XCTest
 
-// The seed's view-model code (shared/seeds/000_…), unchanged but for the imports.
+// The RxSwift MVVM login example's view-model code (RxSwift's Chinese documentation),
+// unchanged but for the imports.
 
 protocol ViewModelType {
     associatedtype Input
@@ -41,7 +42,7 @@ struct LoginViewModel: ViewModelType {
     }
 }
 
-final class SeedViewModelTests: RxTestCase {
+final class ExampleViewModelTests: RxTestCase {
     override func tearDown() {
         MainScheduler.resetHost()
         super.tearDown()
@@ -82,7 +83,7 @@ final class SeedViewModelTests: RxTestCase {
         scheduler.scheduleAt(200) {
             output.isLoginButtonEnabled.bind(to: enabled).disposed(by: disposeBag)
             output.loginResult.bind(to: results).disposed(by: disposeBag)
-            // The seed's LoginViewController maps results to the label's text.
+            // The example's LoginViewController maps results to the label's text.
             output.loginResult
                 .map { $0 ? "Login Successful" : "Login Failed" }
                 .bind(to: texts)
@@ -111,7 +112,7 @@ final class SeedViewModelTests: RxTestCase {
     }
 
     func testNumbersViewControllerCombineLatestPipeline() {
-        // The seed's NumbersViewController (shared/seeds/003_…) with subjects for the text
+        // RxSwift's example app's NumbersViewController (RxExample's "Adding numbers") with subjects for the text
         // fields and an observer for the result label.
         let scheduler = TestScheduler(initialClock: 0)
         let number1 = BehaviorSubject(value: "1")
