@@ -21,12 +21,15 @@ final class AtomicTaggedAddressTests: XCTestCase {
         let owner = Owner()
         let expected = UnsafeRawPointer(Unmanaged.passUnretained(owner).toOpaque())
         let word = AtomicTaggedAddress(owner, tag: 0)
-        XCTAssertNil(word.replaceTag(1, with: 2), "the tag is 0, not 1")
+        XCTAssertNil(word.addressReplacingTag(1, with: 2), "the tag is 0, not 1")
+        XCTAssertFalse(word.replaceTag(1, with: 2))
         XCTAssertEqual(word.tag, 0)
-        XCTAssertEqual(word.replaceTag(0, with: 1), expected)
+        XCTAssertEqual(word.addressReplacingTag(0, with: 1), expected)
         XCTAssertEqual(word.tag, 1)
-        XCTAssertNil(word.replaceTag(0, with: 2), "already replaced")
-        word.storeTag(2)
+        XCTAssertFalse(word.replaceTag(0, with: 2), "already replaced")
+        XCTAssertTrue(word.replaceTag(1, with: 3))
+        XCTAssertEqual(word.tag, 3)
+        word.storeTag(2, address: expected)
         XCTAssertEqual(word.tag, 2)
         XCTAssertEqual(word.address, expected)
     }
@@ -48,7 +51,7 @@ final class AtomicTaggedAddressTests: XCTestCase {
         for _ in 0..<2_000 {
             let race = Race(owner)
             DispatchQueue.concurrentPerform(iterations: 2) { index in
-                if race.word.replaceTag(0, with: UInt(index + 1)) != nil {
+                if race.word.replaceTag(0, with: UInt(index + 1)) {
                     race.winners.add(1, ordering: .relaxed)
                 }
             }

@@ -5,7 +5,7 @@ import XCTest
 
 /// The sizes that comments in Sources/RxSwift state, pinned here: a layout change fails one
 /// of these, and the comment is corrected with the test.
-final class RxLayoutTests: XCTestCase {
+final class RxLayoutTests: RxTestCase {
     /// `PublishSubject`: "40 bytes, a 48-byte malloc block". Debug builds add one reference,
     /// the synchronization tracker.
     func testPublishSubjectIs40BytesInA48ByteBlock() {

@@ -35,21 +35,36 @@ struct AtomicTaggedAddress: ~Copyable, Sendable {
         word.load(ordering: .acquiring) & Self.tagMask
     }
 
-    /// Replaces the tag with `desired` if it is `expected` (acquiring and releasing): returns
-    /// the address when it did, nil when the tag was another.
+    /// Replaces the tag with `desired` if it is `expected` (acquiring and releasing); returns
+    /// whether it did.
     @inlinable
-    func replaceTag(_ expected: UInt, with desired: UInt) -> UnsafeRawPointer? {
-        let address = word.load(ordering: .relaxed) & ~Self.tagMask
-        guard word.compareExchange(expected: address | expected, desired: address | desired, ordering: .acquiringAndReleasing).exchanged else {
-            return nil
-        }
-        return UnsafeRawPointer(bitPattern: address)
+    func replaceTag(_ expected: UInt, with desired: UInt) -> Bool {
+        exchangeTag(expected, desired).exchanged
     }
 
-    /// Sets the tag to `tag` (a releasing store).
+    /// `replaceTag(_:with:)` for a caller that goes on to use the address: the address when
+    /// the tag was replaced, nil when the tag was another.
     @inlinable
-    func storeTag(_ tag: UInt) {
+    func addressReplacingTag(_ expected: UInt, with desired: UInt) -> UnsafeRawPointer? {
+        let (exchanged, address) = exchangeTag(expected, desired)
+        guard exchanged else { return nil }
+        // Unwrapped here, so that the caller's test for nil folds away.
+        return UnsafeRawPointer(bitPattern: address)!
+    }
+
+    @inlinable @inline(__always)
+    func exchangeTag(_ expected: UInt, _ desired: UInt) -> (exchanged: Bool, address: UInt) {
         let address = word.load(ordering: .relaxed) & ~Self.tagMask
-        word.store(address | tag, ordering: .releasing)
+        let exchanged = word.compareExchange(expected: address | expected, desired: address | desired,
+                                             ordering: .acquiringAndReleasing).exchanged
+        return (exchanged, address)
+    }
+
+    /// Sets the tag to `tag` (a releasing store). `address` is the one `addressReplacingTag` returned:
+    /// passing it back saves reloading the word.
+    @inlinable
+    func storeTag(_ tag: UInt, address: UnsafeRawPointer) {
+        assert(address == self.address, "the address this word holds")
+        word.store(UInt(bitPattern: address) | tag, ordering: .releasing)
     }
 }

@@ -122,11 +122,11 @@ class SubjectSubscriptionBase {
 
     @inlinable
     final func dispose() {
-        guard let address = owner.replaceTag(Self.live, with: Self.leaving) else {
+        guard let address = owner.addressReplacingTag(Self.live, with: Self.leaving) else {
             return
         }
         unsubscribe(fromOwnerAt: address)
-        owner.storeTag(Self.left)
+        owner.storeTag(Self.left, address: address)
     }
 
     /// The subject has let this subscription go: after this returns, `dispose()` no longer
@@ -134,7 +134,7 @@ class SubjectSubscriptionBase {
     /// needs to finish.
     @inlinable
     final func detach() {
-        if owner.replaceTag(Self.live, with: Self.left) != nil {
+        if owner.replaceTag(Self.live, with: Self.left) {
             return
         }
         while owner.tag == Self.leaving {
