@@ -81,14 +81,16 @@ let package = Package(
 
         // Tests mirror the sources; NetworkTestSupport holds the socket and loop-thread helpers two of them share.
         .target(name: "NetworkTestSupport", dependencies: ["EventLoop"], path: "Tests/NetworkTestSupport"),
-        .testTarget(name: "RxTests", dependencies: ["RxSwift", "RxRelay", "RxTest", "RxBlocking"]),
-        .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "RxSwift", "NetworkTestSupport"]),
+        // Instance and malloc block sizes, for the tests that pin the sizes comments claim.
+        .target(name: "ObjectSizeTestSupport", path: "Tests/ObjectSizeTestSupport"),
+        .testTarget(name: "RxTests", dependencies: ["RxSwift", "RxRelay", "RxTest", "RxBlocking", "ObjectSizeTestSupport"]),
+        .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "RxSwift", "NetworkTestSupport", "ObjectSizeTestSupport"]),
         .testTarget(name: "WebSocketTests", dependencies: ["WebSocket"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "EventLoop", "WebSocket", "NetworkTestSupport", "TLS", "COpenSSL"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "EventLoop", "WebSocket", "NetworkTestSupport", "TLS", "COpenSSL", "ObjectSizeTestSupport"]),
         .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "RxSwift", "RxTest"]),
         .testTarget(name: "RxCocoaTests", dependencies: ["RxSwift", "RxRelay", "RxCocoa", "RxTest"]),
         .testTarget(name: "RxCompatibilityTests", dependencies: ["RxSwift", "RxRelay", "RxCocoa", "RxTest", "RxBlocking"]),
-        .testTarget(name: "SessionsTests", dependencies: ["Sessions", "RxLiveForms", "ViewModels", "RxSwift", "RxCocoa", "RxTest", "HTTPServer", "EventLoop"]),
+        .testTarget(name: "SessionsTests", dependencies: ["Sessions", "RxLiveForms", "ViewModels", "RxSwift", "RxCocoa", "RxTest", "HTTPServer", "EventLoop", "ObjectSizeTestSupport"]),
         .testTarget(name: "RxLiveTests", dependencies: [
             "RxLive", "Sessions", "RxLiveForms", "HTTPServer", "EventLoop", "RxSwift", "NetworkTestSupport",
             .product(name: "Prometheus", package: "swift-prometheus"),

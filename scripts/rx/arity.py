@@ -2,7 +2,7 @@
 the Swift names of one arity's sources and elements, and writing the generated file.
 """
 import pathlib
-from typing import Callable, NamedTuple
+from typing import Callable, Dict, NamedTuple, Optional
 
 MAX_ARITY = 8
 OBSERVABLES = pathlib.Path(__file__).resolve().parents[2] / "Sources/RxSwift/Observables"
@@ -36,8 +36,21 @@ def names(n: int) -> Names:
     )
 
 
+# Set by scripts/rx/check_generated.py: `output` then writes nothing and maps each file it
+# would write to whether the file already holds that text.
+checked: Optional[Dict[pathlib.Path, bool]] = None
+
+
+def output(path: pathlib.Path, text: str) -> None:
+    """Writes `text` to `path`, or only compares them when `checked` is set."""
+    if checked is None:
+        path.write_text(text)
+    else:
+        checked[path.resolve()] = path.exists() and path.read_text() == text
+
+
 def write(file_name: str, header: str, generate: Callable[[int], str], directory: pathlib.Path = OBSERVABLES) -> None:
     """Writes `header` and the code of the arities 2 to MAX_ARITY to `directory`/`file_name`
     (Sources/RxSwift/Observables unless told otherwise)."""
     body = "\n".join(generate(n) for n in range(2, MAX_ARITY + 1))
-    (directory / file_name).write_text(header + body)
+    output(directory / file_name, header + body)

@@ -85,7 +85,7 @@ ZIP_DOC = "Combines the n-th elements of the sources, once each has sent its n-t
 
 def write(path: str, header: str, body) -> None:
     text = "\n".join(body(n) for n in range(2, arity.MAX_ARITY + 1))
-    (ROOT / path).write_text(header + text)
+    arity.output(ROOT / path, header + text)
 
 
 def main() -> None:
@@ -94,7 +94,7 @@ def main() -> None:
           lambda n: infallible("combineLatest", COMBINE_LATEST_DOC, n))
     write("Sources/RxSwift/Traits/Infallible/Infallible+Zip+arity.swift", generated,
           lambda n: infallible("zip", ZIP_DOC, n))
-    write("Sources/RxCocoa/SharedSequence/SharedSequence+Operators+arity.swift", generated + "import Rx\n\n",
+    write("Sources/RxCocoa/SharedSequence/SharedSequence+Operators+arity.swift", generated + "import RxSwift\n\n",
           lambda n: shared_sequence("combineLatest", COMBINE_LATEST_DOC, n) + "\n" + shared_sequence("zip", ZIP_DOC, n))
 
 

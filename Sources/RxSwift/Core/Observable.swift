@@ -26,8 +26,8 @@ public class Observable<Element>: ObservableType {
     }
 
     /// `subscribeErased`, with the subscription as a class reference (`nil` when there is
-    /// nothing to dispose), for sinks that keep one per source in 16 bytes. Default: the
-    /// subscription converted; producers and `PublishSubject` answer without a cast.
+    /// nothing to dispose), for sinks that keep one per source in 16 bytes (`RxLayoutTests`).
+    /// Default: the subscription converted; producers and `PublishSubject` answer without a cast.
     @usableFromInline
     func subscribeErasedObject(_ observer: AnyObserver<Element>) -> (AnyObject & Disposable)? {
         disposableObject(subscribeErased(observer))

@@ -6,10 +6,10 @@ import Synchronization
 /// `SingleAssignmentDisposable` does.
 ///
 /// The sink stores each disposable as a class reference (16 bytes, where a `Disposable`
-/// existential under its own mutex took 48) and calls `publish` after storing it and
+/// existential under its own mutex took 48: `RxLayoutTests`) and calls `publish` after storing it and
 /// `markDisposed` before taking it out: the state says which one thread may touch a slot.
 @usableFromInline
-struct InlineDisposableSlots: ~Copyable {
+struct InlineDisposableSlots: ~Copyable, Sendable {
     /// Slot `i`: bit `2i` set, bit `2i + 1` disposed.
     @usableFromInline
     let bits = Atomic<UInt16>(0)

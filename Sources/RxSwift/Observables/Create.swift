@@ -48,6 +48,7 @@ final class AnonymousObservableSink<Observer: ObserverType>: Sink<Observer>, Obs
     }
 }
 
+// Inlinable, not RxSwift's private form, for the rx-bench row "flatMap x5 pumping, inner create".
 @usableFromInline
 final class AnonymousObservable<Element>: Producer<Element> {
     @usableFromInline
@@ -61,15 +62,21 @@ final class AnonymousObservable<Element>: Producer<Element> {
         self.subscribeHandler = subscribeHandler
         super.init(erasedRun: { producer, observer, cancel in
             let parent = unsafeDowncast(producer, to: AnonymousObservable<Element>.self)
-            let sink = AnonymousObservableSink(observer: observer, cancel: cancel)
+            let sink = parent.makeSink(observer, cancel: cancel)
             let subscription = sink.run(parent)
             return (sink: sink, subscription: subscription)
         })
     }
 
+    /// Makes the sink, for both run paths: `erasedRun` and `run`.
+    @inlinable @inline(__always)
+    func makeSink<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> AnonymousObservableSink<Observer> where Observer.Element == Element {
+        AnonymousObservableSink(observer: observer, cancel: cancel)
+    }
+
     @inlinable
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Element {
-        let sink = AnonymousObservableSink(observer: observer, cancel: cancel)
+        let sink = makeSink(observer, cancel: cancel)
         let subscription = sink.run(self)
         return (sink: sink, subscription: subscription)
     }

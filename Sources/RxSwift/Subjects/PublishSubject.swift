@@ -9,7 +9,8 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
     public typealias SubjectObserverType = PublishSubject<Element>
 
     // The flags share the lock's word, and the terminal error is kept in the observer list's
-    // place (empty once stopped): 40 bytes, a 48-byte malloc block; a session has one per input.
+    // place (empty once stopped): 40 bytes (plus the debug tracker), a 48-byte malloc block
+    // (`RxLayoutTests`); a session has one per input.
     @usableFromInline
     let lock = RxLock(())
     /// Set by the terminal event. Guarded by `lock`, as are the two below.

@@ -1,4 +1,3 @@
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -92,10 +91,10 @@ struct SubjectObserverList {
 /// them outside its lock: live → left, or it waits while a dispose that claimed it is still
 /// inside the subject. So no subscription touches its subject once the subject has let it go.
 ///
-/// The subject's address and the state share one atomic word (objects are 16-byte aligned,
-/// so the low bits are free), and the subject's type is a generic parameter of the concrete
-/// class rather than a protocol existential: with its handler the object is 40 bytes, a
-/// 48-byte malloc block, and a session holds one per input.
+/// The subject's address and the state share one atomic word (`AtomicTaggedAddress`), and
+/// the subject's type is a generic parameter of the concrete class rather than a protocol
+/// existential: with its handler the object is 40 bytes, a 48-byte malloc block
+/// (`SubjectLayoutTests`), and a session holds one per input.
 @usableFromInline
 class SubjectSubscriptionBase {
     @usableFromInline
@@ -104,16 +103,14 @@ class SubjectSubscriptionBase {
     static var leaving: UInt { 1 }
     @usableFromInline
     static var left: UInt { 2 }
-    @usableFromInline
-    static var stateMask: UInt { 3 }
 
-    /// The subject's address, or'ed with the state.
+    /// The subject's address, tagged with the state.
     @usableFromInline
-    let word: Atomic<UInt>
+    let owner: AtomicTaggedAddress
 
     @inlinable
     init(owner: AnyObject) {
-        word = Atomic(UInt(bitPattern: Unmanaged.passUnretained(owner).toOpaque()))
+        self.owner = AtomicTaggedAddress(owner, tag: Self.live)
     }
 
     /// Removes this subscription from the subject at `address`; overridden by the subject's
@@ -125,13 +122,11 @@ class SubjectSubscriptionBase {
 
     @inlinable
     final func dispose() {
-        let address = word.load(ordering: .relaxed) & ~Self.stateMask
-        guard word.compareExchange(expected: address | Self.live, desired: address | Self.leaving,
-                                   ordering: .acquiring).exchanged else {
+        guard let address = owner.addressReplacingTag(Self.live, with: Self.leaving) else {
             return
         }
-        unsubscribe(fromOwnerAt: UnsafeRawPointer(bitPattern: address)!)
-        word.store(address | Self.left, ordering: .releasing)
+        unsubscribe(fromOwnerAt: address)
+        owner.storeTag(Self.left, address: address)
     }
 
     /// The subject has let this subscription go: after this returns, `dispose()` no longer
@@ -139,12 +134,10 @@ class SubjectSubscriptionBase {
     /// needs to finish.
     @inlinable
     final func detach() {
-        let address = word.load(ordering: .relaxed) & ~Self.stateMask
-        if word.compareExchange(expected: address | Self.live, desired: address | Self.left,
-                                ordering: .acquiringAndReleasing).exchanged {
+        if owner.replaceTag(Self.live, with: Self.left) {
             return
         }
-        while word.load(ordering: .acquiring) & Self.stateMask == Self.leaving {
+        while owner.tag == Self.leaving {
             sched_yield()
         }
     }

@@ -10,8 +10,9 @@ import Synchronization
 /// every session a side table). Ids are the sessions' 64 random bits, so an id cannot be
 /// guessed; only a dashboard viewer ever sees them listed.
 public final class SessionRegistry: Sendable {
-    /// 16 bytes a slot beside the 8 of its key; the rest is the session's own.
-    private struct Entry {
+    /// 16 bytes a slot beside the 8 of its key (`SessionsLayoutTests`); the rest is the
+    /// session's own.
+    struct Entry {
         let session: Session
         /// Order of opening, for the newest first.
         let serial: UInt64

@@ -12,7 +12,7 @@ final class Tap<Value>: ObservableType, @unchecked Sendable {  // `subject` and 
     typealias Element = Value
 
     private let lock = Mutex(())
-    // `finished` shares the lock's word: 40 bytes, a 48-byte malloc block.
+    // `finished` shares the lock's word: 40 bytes, a 48-byte malloc block (`SessionsLayoutTests`).
     @exclusivity(unchecked) private var finished = false
     /// Made by the first observer: a tap nobody ever observes stays this small.
     @exclusivity(unchecked) private var subject: PublishSubject<Value>?

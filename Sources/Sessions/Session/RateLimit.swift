@@ -15,7 +15,8 @@ public struct RateLimit: Sendable, Equatable {
 
 /// The state of one `RateLimit` for one session. Time is in nanoseconds of a
 /// monotonic clock; the bucket starts full. The limit itself is shared (the endpoint's
-/// configuration) and given to each `take`, so a session's bucket is 16 bytes.
+/// configuration) and given to each `take`, so a session's bucket is 16 bytes
+/// (`SessionsLayoutTests`).
 struct TokenBucket {
     private var tokens: Double
     private var lastRefill: UInt64

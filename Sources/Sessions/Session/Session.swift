@@ -1,7 +1,6 @@
 import Dispatch
 import Logging
 import RxSwift
-import Synchronization
 
 /// One session: one view model's graph bound to one connection.
 ///
@@ -26,11 +25,10 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
     let idBits: UInt64
     /// When the session was made (the endpoint's clock), for its age on the dashboard.
     let openedAt: UInt64
-    /// The tap of `trace` once made (a retained pointer), `closedWithoutTrace` when the
-    /// session closed before anyone asked for it, or 0. Made by the first viewer, so an
-    /// unwatched session holds no tap; while nobody watches, recording costs one atomic load.
-    private let traceBits = Atomic<UInt>(0)
-    private static let closedWithoutTrace: UInt = 1
+    /// The tap of `trace` once made, sealed empty when the session closed before anyone asked
+    /// for it. Made by the first viewer, so an unwatched session holds no tap; while nobody
+    /// watches, recording costs one atomic load.
+    private let traceTap = AtomicRetainedReference<Tap<Marble>>()
 
     /// The session's opaque id, sent in `ready`: 64 random bits in hex.
     var id: String { String(idBits, radix: 16) }
@@ -43,7 +41,8 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
     }
 
     /// The output subscriptions (one, or a composite of several), disposed by `close()`;
-    /// held by class reference, 16 bytes where a `Disposable` existential takes 40.
+    /// held by class reference, 16 bytes where a `Disposable` existential takes 40
+    /// (`SessionsLayoutTests`).
     private var subscription: (any AnyObject & Disposable)?
     /// Used only when the endpoint has a message limit.
     private var messageBucket = TokenBucket(RateLimit(perSecond: 1, burst: 1), now: 0)
@@ -195,8 +194,7 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
         endpoint.registry.remove(id: idBits)
         // A viewer sees every lane complete, as the session's streams end here; a tap made
         // after this point is made finished.
-        if !traceBits.compareExchange(expected: 0, desired: Self.closedWithoutTrace, ordering: .acquiringAndReleasing).exchanged,
-           let trace = existingTrace {
+        if let trace = traceTap.sealIfEmpty() {
             if trace.isObserved {
                 let time = marbleClock()
                 for lane in lanes { trace.record(Marble(lane: lane.name, kind: .completed, timeMicroseconds: time)) }
@@ -212,31 +210,22 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
     /// The session's inputs and outputs as marbles, for a viewer on the dashboard; made by
     /// the first call, from any thread. After the close it is a finished tap.
     var trace: Tap<Marble> {
-        if let existingTrace { return existingTrace }
+        if let existing = traceTap.object { return existing }
         let made = Tap<Marble>()
-        let bits = UInt(bitPattern: Unmanaged.passRetained(made).toOpaque())
-        let (exchanged, original) = traceBits.compareExchange(expected: 0, desired: bits, ordering: .acquiringAndReleasing)
-        if exchanged { return made }
-        Unmanaged<Tap<Marble>>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release()
-        if original != Self.closedWithoutTrace { return existingTrace! }
-        made.finish()
-        return made
-    }
-
-    /// The tap, if someone made it.
-    private var existingTrace: Tap<Marble>? {
-        let bits = traceBits.load(ordering: .acquiring)
-        guard bits > Self.closedWithoutTrace else { return nil }
-        return Unmanaged<Tap<Marble>>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeUnretainedValue()
+        switch traceTap.setIfEmpty(made) {
+        case .set:
+            return made
+        case .alreadySet(let other):
+            return other
+        case .sealed:
+            made.finish()
+            return made
+        }
     }
 
     /// Records a marble while someone watches; `make` runs only then.
     func recordMarble(_ make: @autoclosure () -> Marble) {
-        existingTrace?.record(make())
-    }
-
-    deinit {
-        if let existingTrace { Unmanaged.passUnretained(existingTrace).release() }
+        traceTap.object?.record(make())
     }
 
     // MARK: sending

@@ -1,6 +1,6 @@
 /// One session's input subjects by input index. Up to three (every view model served today)
 /// are kept inline in the session rather than in an array of their own: a 64-byte malloc
-/// block less per session.
+/// block less per session (`SessionsLayoutTests`).
 enum SessionFeeds {
     case few(WireInputs.Feed?, WireInputs.Feed?, WireInputs.Feed?)
     case many([WireInputs.Feed])

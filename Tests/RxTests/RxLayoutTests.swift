@@ -1,0 +1,84 @@
+import ObjectSizeTestSupport
+@testable import RxSwift
+import Synchronization
+import XCTest
+
+/// The sizes that comments in Sources/RxSwift state, pinned here: a layout change fails one
+/// of these, and the comment is corrected with the test.
+final class RxLayoutTests: RxTestCase {
+    /// `PublishSubject`: "40 bytes, a 48-byte malloc block". Debug builds add one reference,
+    /// the synchronization tracker.
+    func testPublishSubjectIs40BytesInA48ByteBlock() {
+        let subject = PublishSubject<Int>()
+        #if DEBUG
+        let debugOnly = MemoryLayout<SynchronizationTracker>.size
+        #else
+        let debugOnly = 0
+        #endif
+        XCTAssertEqual(ObjectSize.instance(of: PublishSubject<Int>.self) - debugOnly, 40)
+        XCTAssertEqual(ObjectSize.instance(of: PublishSubject<String>.self) - debugOnly, 40, "the element type changes nothing")
+        XCTAssertEqual(ObjectSize.mallocBlock(forAllocationOf: 40), 48)
+        if ObjectSize.isSystemMalloc {
+            XCTAssertEqual(ObjectSize.mallocBlock(of: subject), ObjectSize.mallocBlock(forAllocationOf: 40 + debugOnly))
+        }
+    }
+
+    /// A subject's subscription (`SubjectObserverList.swift`): "with its handler the object is
+    /// 40 bytes, a 48-byte malloc block".
+    func testSubjectSubscriptionIs40BytesInA48ByteBlock() throws {
+        let subject = PublishSubject<Int>()
+        // What the subject makes and keeps for one observer.
+        let made = try XCTUnwrap(subject.subscribeHandler { _ in })
+        defer { made.dispose() }
+        XCTAssertTrue(type(of: made) == OwnedSubjectSubscription<PublishSubject<Int>, Int>.self)
+        XCTAssertEqual(ObjectSize.instance(of: OwnedSubjectSubscription<PublishSubject<Int>, Int>.self), 40)
+        XCTAssertEqual(ObjectSize.instance(of: OwnedSubjectSubscription<PublishSubject<String>, String>.self), 40)
+        if ObjectSize.isSystemMalloc {
+            XCTAssertEqual(ObjectSize.mallocBlock(of: made), 48)
+        }
+    }
+
+    /// `InlineDisposableSlots` and `Observable.subscribeErasedObject`: a disposable kept as a
+    /// class reference takes 16 bytes, where a `Disposable` existential under its own mutex
+    /// took 48 (a bare existential takes 40).
+    func testDisposableAsClassReferenceIs16Bytes() {
+        XCTAssertEqual(MemoryLayout<(AnyObject & Disposable)?>.size, 16)
+        XCTAssertEqual(MemoryLayout<Disposable>.size, 40)
+        XCTAssertEqual(MemoryLayout<Mutex<Disposable?>>.size, 48)
+        XCTAssertEqual(MemoryLayout<InlineDisposableSlots>.size, 2, "eight slots' states in one 16-bit word")
+    }
+
+    /// `AtomicTaggedAddress` is the one word the subscription kept before it had a name.
+    func testTaggedAddressIsOneWord() {
+        XCTAssertEqual(MemoryLayout<AtomicTaggedAddress>.size, MemoryLayout<UInt>.size)
+        XCTAssertEqual(MemoryLayout<AtomicTaggedAddress>.alignment, MemoryLayout<UInt>.alignment)
+    }
+}
+
+/// `ObjectSize` itself, on classes whose sizes follow from their fields.
+final class ObjectSizeTests: XCTestCase {
+    private final class NoFields {}
+    private final class OneWord { var value = 0 }
+    private final class ThreeWords { var values = (0, 0, 0) }
+    private class Base { var flag = false }
+    private final class Derived: Base { var pair = (0, 0) }
+
+    func testInstanceSizeIsTheHeaderAndTheStoredProperties() {
+        XCTAssertEqual(ObjectSize.instance(of: NoFields.self), 16)
+        XCTAssertEqual(ObjectSize.instance(of: OneWord.self), 24)
+        XCTAssertEqual(ObjectSize.instance(of: ThreeWords.self), 40)
+        XCTAssertEqual(ObjectSize.instance(of: Derived.self), 40, "the base's Bool padded to a word, then the pair")
+    }
+
+    func testMallocBlockOfALiveObjectMatchesTheRule() throws {
+        try XCTSkipUnless(ObjectSize.isSystemMalloc, "a sanitizer's allocator sizes blocks its own way")
+        XCTAssertEqual(ObjectSize.mallocBlock(of: OneWord()), ObjectSize.mallocBlock(forAllocationOf: 24))
+        XCTAssertEqual(ObjectSize.mallocBlock(of: ThreeWords()), ObjectSize.mallocBlock(forAllocationOf: 40))
+        XCTAssertEqual(ObjectSize.mallocBlock(of: Derived()), ObjectSize.mallocBlock(forAllocationOf: 40))
+        #if canImport(Glibc)
+        XCTAssertEqual(ObjectSize.mallocBlock(forAllocationOf: 24), 32)
+        XCTAssertEqual(ObjectSize.mallocBlock(forAllocationOf: 40), 48)
+        XCTAssertEqual(ObjectSize.mallocBlock(forAllocationOf: 128), 144)
+        #endif
+    }
+}

@@ -1,0 +1,48 @@
+import ObjectSizeTestSupport
+import RxSwift
+@testable import Sessions
+import XCTest
+
+/// The sizes that comments in Sources/Sessions state, pinned here: a layout change fails one
+/// of these, and the comment is corrected with the test.
+final class SessionsLayoutTests: XCTestCase {
+    /// `TokenBucket`: "a session's bucket is 16 bytes".
+    func testTokenBucketIs16Bytes() {
+        XCTAssertEqual(MemoryLayout<TokenBucket>.size, 16)
+    }
+
+    /// `Session.subscription`: "16 bytes where a `Disposable` existential takes 40".
+    func testSessionSubscriptionIs16Bytes() {
+        XCTAssertEqual(MemoryLayout<(any AnyObject & Disposable)?>.size, 16)
+        XCTAssertEqual(MemoryLayout<any Disposable>.size, 40)
+    }
+
+    /// `Session.traceTap` is the one word it was before it had a name.
+    func testTraceReferenceIsOneWord() {
+        XCTAssertEqual(MemoryLayout<AtomicRetainedReference<Tap<Marble>>>.size, MemoryLayout<UInt>.size)
+    }
+
+    /// `SessionFeeds`: three feeds in an array of their own would take a 64-byte malloc block;
+    /// inline they take three words of the session and the enum's tag byte.
+    func testThreeFeedsInAnArrayTakeA64ByteBlock() throws {
+        XCTAssertEqual(MemoryLayout<WireInputs.Feed?>.size, 8, "a feed is one reference")
+        XCTAssertEqual(MemoryLayout<SessionFeeds>.size, 3 * 8 + 1)
+        try XCTSkipUnless(ObjectSize.isSystemMalloc, "a sanitizer's allocator sizes blocks its own way")
+        let feeds: [WireInputs.Feed] = [.text(PublishSubject()), .tap(PublishSubject()), .text(PublishSubject())]
+        XCTAssertEqual(ObjectSize.mallocBlock(of: unsafeBitCast(feeds, to: AnyObject.self)), 64)
+    }
+
+    /// `Tap`: "40 bytes, a 48-byte malloc block".
+    func testTapIs40BytesInA48ByteBlock() {
+        XCTAssertEqual(ObjectSize.instance(of: Tap<Marble>.self), 40)
+        if ObjectSize.isSystemMalloc {
+            XCTAssertEqual(ObjectSize.mallocBlock(of: Tap<Marble>()), 48)
+        }
+    }
+
+    /// `SessionRegistry.Entry`: "16 bytes a slot beside the 8 of its key".
+    func testRegistryEntryIs16Bytes() {
+        XCTAssertEqual(MemoryLayout<SessionRegistry.Entry>.size, 16)
+        XCTAssertEqual(MemoryLayout<UInt64>.size, 8)
+    }
+}
