@@ -138,7 +138,7 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
         // The marble is made only while someone watches; without a viewer the closure
         // captures nothing (a copy of the event less per message).
         let refusal: ProtocolError?
-        if let trace = existingTrace {
+        if let trace = traceTap.object {
             refusal = feeds.send(event.payload, to: event.index, input: wire.inputs.inputs[event.index].name) {
                 trace.record(inputMarble(event))
             }
