@@ -15,11 +15,14 @@ class RxTestCase: XCTestCase {
     }
 
     override func tearDown() {
-        let deadline = Date().addingTimeInterval(2)
+        // Work a test started on other threads (a Task, a scheduler's timer) may let its
+        // resources go a little after the test returns, later still on a loaded machine.
+        let deadline = Date().addingTimeInterval(10)
         while Resources.total != resourcesAtStart && Date() < deadline {
             Thread.sleep(forTimeInterval: 0.001)
         }
-        XCTAssertEqual(Resources.total, resourcesAtStart, "Rx resources leaked by \(name)")
+        // Fewer than at the start is an earlier test's late release, not a leak of this one.
+        XCTAssertLessThanOrEqual(Resources.total, resourcesAtStart, "Rx resources leaked by \(name)")
         super.tearDown()
     }
 }
