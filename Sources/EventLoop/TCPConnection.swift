@@ -254,7 +254,7 @@ public final class TCPConnection: LoopHandle {
     /// Tells the delegate that reading resumed in a flush, from the connection's own callbacks
     /// (the end of a read, a write callback), never from inside the delegate's code.
     private func announceDrainIfDue() {
-        guard !isClosing, output.takeDrainAnnouncement() else { return }
+        guard output.backpressure == .drainedUnannounced, !isClosing, output.takeDrainAnnouncement() else { return }
         delegate?.connectionDidDrain(self)
     }
 
@@ -270,7 +270,19 @@ public final class TCPConnection: LoopHandle {
     /// Moves what the filter produced (records, handshake messages, alerts) into the write queue.
     private func takeFilterOutput() {
         guard let filter = staging?.filter, !isClosing, outputState != .shutdownSent else { return }
-        outputGrew(output.appendOutput(of: filter, pool: loop.chunkPool))
+        // The filter runs with no access to `output` open, so the queue's accesses stay ones the
+        // compiler checks statically (a call into unknown code under one costs every access a runtime check).
+        var produced = 0
+        while true {
+            let chunk = output.lastChunkWithSpace(pool: loop.chunkPool)
+            let space = chunk.freeSpace
+            let count = filter.readOutput(into: UnsafeMutableRawBufferPointer(start: chunk.storage + chunk.count, count: space))
+            chunk.count += count
+            produced += count
+            if count < space { break }
+        }
+        output.dropEmptyLastChunk(pool: loop.chunkPool)
+        outputGrew(output.count(produced))
     }
 
     /// The filter failed: send what it still produced (an alert), then FIN, then close.

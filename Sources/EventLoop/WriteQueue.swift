@@ -76,20 +76,16 @@ struct WriteQueue {
         return true
     }
 
-    /// Moves what `filter` produced (records, handshake messages, alerts) to the end of the queue.
-    mutating func appendOutput(of filter: any TCPStreamFilter, pool: OutputChunkPool) -> Growth {
-        var produced = 0
-        while true {
-            if queued.last.map({ $0.freeSpace == 0 }) ?? true { queued.append(pool.take()) }
-            let chunk = queued[queued.count - 1]
-            let space = chunk.freeSpace
-            let count = filter.readOutput(into: UnsafeMutableRawBufferPointer(start: chunk.storage + chunk.count, count: space))
-            chunk.count += count
-            produced += count
-            if count < space { break }
-        }
+    /// The last queued chunk when it has room, else a new one from `pool` put at the end: the
+    /// caller fills it (with a filter's output, outside any access to the queue).
+    mutating func lastChunkWithSpace(pool: OutputChunkPool) -> OutputChunk {
+        if queued.last.map({ $0.freeSpace == 0 }) ?? true { queued.append(pool.take()) }
+        return queued[queued.count - 1]
+    }
+
+    /// Gives back the last chunk when filling it left it empty.
+    mutating func dropEmptyLastChunk(pool: OutputChunkPool) {
         if let last = queued.last, last.count == 0 { pool.give(queued.removeLast()) }
-        return count(produced)
     }
 
     /// Writes queued chunks synchronously while the socket takes them; what it took goes back
