@@ -75,7 +75,7 @@ let package = Package(
         .executableTarget(name: "rxlive", dependencies: ["RxLive", "RxLiveForms"]),
         .executableTarget(name: "autobahn-echo", dependencies: ["HTTPServer", "EventLoop", "TLS"]),
         .executableTarget(name: "rx-bench", dependencies: ["RxSwift", "RxRelay", "CMallocCounter"]),
-        .executableTarget(name: "ws-bench", dependencies: ["CLibUV", "WebSocket", "TLS"]),
+        .executableTarget(name: "ws-bench", dependencies: ["EventLoop", "WebSocket", "TLS"]),
         // Counting malloc for the benchmarks: linked into an executable, it counts every allocation.
         .target(name: "CMallocCounter"),
 

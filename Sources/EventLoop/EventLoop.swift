@@ -47,7 +47,7 @@ public final class EventLoop: @unchecked Sendable {
         }
         ownerThread = Atomic(UInt(pthread_self()))
         readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
-        writeBuffers = .allocate(capacity: TCPConnection.maxBuffersPerWrite)
+        writeBuffers = .allocate(capacity: WriteQueue.maxBuffersPerWrite)
         deadlines = ConnectionDeadlines(loop: uvLoop)
         heapTrimmer = HeapTrimmer(loop: uvLoop)
         wakeUp = try WakeUpHandle(loop: self)

@@ -15,9 +15,12 @@ public struct EventLoopError: Error, CustomStringConvertible, Equatable {
     /// True when the failure is "address already in use".
     public var isAddressInUse: Bool { code == UV_EADDRINUSE.rawValue }
 
+    /// libuv's message for the code, e.g. "connection refused".
+    public var reason: String { String(cString: uv_strerror(code)) }
+
     /// The operation and libuv's message, e.g. "listen on 127.0.0.1:80: address already in use (EADDRINUSE)".
     public var description: String {
-        "\(operation): \(String(cString: uv_strerror(code))) (\(String(cString: uv_err_name(code))))"
+        "\(operation): \(reason) (\(String(cString: uv_err_name(code))))"
     }
 
     /// Throws when `status` is a libuv error.

@@ -48,12 +48,6 @@ public class LoopHandle {
         uv_close(uvHandle, loopHandleDidClose)
     }
 
-    /// Keeps (`true`) or stops (`false`) this handle from keeping the loop alive on its own.
-    public func setKeepsLoopAlive(_ keeps: Bool) {
-        guard isOpen, !isClosing else { return }
-        if keeps { uv_ref(uvHandle) } else { uv_unref(uvHandle) }
-    }
-
     /// Hook for subclasses: runs just before `uv_close`.
     func willClose() {}
 

@@ -47,3 +47,15 @@ final class OutputChunkPool {
         if free.count < maxPooled { free.append(chunk) }
     }
 }
+
+extension Array where Element == OutputChunk {
+    /// Copies `bytes` to the end of the list, filling its last chunk and then new ones from `pool`.
+    mutating func append(_ bytes: UnsafeRawBufferPointer, pool: OutputChunkPool) {
+        var rest = bytes
+        while !rest.isEmpty {
+            if last.map({ $0.freeSpace == 0 }) ?? true { append(pool.take()) }
+            let taken = self[count - 1].append(rest)
+            rest = UnsafeRawBufferPointer(rebasing: rest[taken...])
+        }
+    }
+}

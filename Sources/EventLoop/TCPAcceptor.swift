@@ -4,7 +4,8 @@ import Synchronization
 import Glibc
 #endif
 
-/// A listening TCP socket that spreads its connections over several event loops.
+/// A listening TCP socket that hands its connections to one event loop or spreads them over
+/// several.
 ///
 /// The acceptor watches the socket from its own loop, accepts each peer itself and hands the
 /// socket to the target loop with the fewest open connections from this acceptor (ties go
@@ -17,6 +18,9 @@ public final class TCPAcceptor: LoopHandle {
     private var targets: [Target] = []
     private var nextTarget = 0
     private var pauseTimer: TimerHandle?
+    /// Told when accepting stops for good: the restart after a pause failed (the socket
+    /// then accepts nothing more). On the acceptor's loop.
+    public var onError: ((any Error) -> Void)?
 
     /// Peers accepted per readiness callback before the loop turns to other work.
     static let acceptsPerWakeUp = 64
@@ -26,7 +30,7 @@ public final class TCPAcceptor: LoopHandle {
     /// nothing is accepted before `start()`. Throws `EventLoopError` (e.g. `isAddressInUse`).
     public init(loop: EventLoop, host: String, port: Int, backlog: Int32 = 511) throws {
         let what = "listen on \(host):\(port)"
-        let address = try ListenAddress(loop: loop.uvLoop, host: host, port: port, operation: what)
+        let address = try SocketAddress(loop: loop.uvLoop, host: host, port: port, operation: what)
         let family = address.family
         let socketType = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
         let descriptor = socket(family, socketType, 0)
@@ -66,6 +70,13 @@ public final class TCPAcceptor: LoopHandle {
     /// Starts accepting.
     public func start() throws {
         try EventLoopError.check(uv_poll_start(poll, Int32(UV_READABLE.rawValue), acceptorIsReadable), "uv_poll_start")
+    }
+
+    /// Starts accepting onto the acceptor's own loop alone (a server on one loop): each
+    /// connection goes to `onConnection`.
+    public func start(onConnection: @escaping (TCPConnection) -> Void) throws {
+        addTarget(loop, onConnection: onConnection)
+        try start()
     }
 
     /// The bound port (useful after binding port 0); 0 once closed.
@@ -128,17 +139,33 @@ public final class TCPAcceptor: LoopHandle {
     /// Out of descriptors: the waiting peers stay in the backlog and the acceptor retries in
     /// 100 ms rather than spinning on a socket that stays readable.
     private func pause() {
-        if pauseTimer == nil { pauseTimer = try? TimerHandle(loop: loop) }
+        if pauseTimer == nil {
+            do {
+                pauseTimer = try TimerHandle(loop: loop)
+            } catch {
+                // Without a timer the socket stays watched: the acceptor retries at the next wake-up.
+                return report(error)
+            }
+        }
         guard let pauseTimer else { return }
         uv_poll_stop(poll)
         pauseTimer.start(after: .milliseconds(100)) { [unowned self] in
-            try? start()
+            do {
+                try start()
+            } catch {
+                report(error)
+            }
         }
+    }
+
+    private func report(_ error: any Error) {
+        onError?(error)
     }
 
     override func willClose() {
         pauseTimer?.cancel()
         pauseTimer = nil
+        onError = nil
     }
 
     override func didClose() {

@@ -22,7 +22,7 @@ public final class HTTPServer {
     public let loop: EventLoop
     private let logger: Logger
     private let hostPolicy: HostPolicy
-    private var listener: TCPListener?
+    private var acceptor: TCPAcceptor?
     private var files: StaticFiles?
     private var routes: [String: (HTTPRequestHead) -> HTTPResponse] = [:]
     private var webSocketRoutes: [String: () -> any WebSocketHandler] = [:]
@@ -71,23 +71,24 @@ public final class HTTPServer {
     /// the address cannot be used (e.g. port in use).
     public func start() throws {
         try prepare()
-        let listener: TCPListener
+        let acceptor: TCPAcceptor
         do {
-            listener = try TCPListener(loop: loop)
+            acceptor = try TCPAcceptor(loop: loop, host: configuration.host, port: configuration.port)
         } catch let error as EventLoopError {
             throw HTTPServerError.listenFailed(host: configuration.host, port: configuration.port, error)
         }
+        acceptor.onError = { [logger] error in logger.error("accepting stopped", metadata: ["error": "\(error)"]) }
         do {
-            try listener.listen(host: configuration.host, port: configuration.port) { [unowned self] tcp in accept(tcp) }
+            try acceptor.start { [unowned self] tcp in accept(tcp) }
         } catch let error as EventLoopError {
-            listener.close()
+            acceptor.close()
             throw HTTPServerError.listenFailed(host: configuration.host, port: configuration.port, error)
         }
-        self.listener = listener
+        self.acceptor = acceptor
         logger.info("listening", metadata: ["host": "\(configuration.host)", "port": "\(localPort)"])
     }
 
-    /// Starts without a listener of its own: connections arrive through `serve(_:)`, as an
+    /// Starts without an acceptor of its own: connections arrive through `serve(_:)`, as an
     /// `HTTPServerGroup`'s shared acceptor hands them to this server's loop.
     public func startWithoutListening() throws {
         try prepare()
@@ -100,13 +101,10 @@ public final class HTTPServer {
     }
 
     /// The port listened on (the real one when configured with 0).
-    public var localPort: Int { listener?.localPort ?? 0 }
+    public var localPort: Int { acceptor?.localPort ?? 0 }
 
     /// Open HTTP (not upgraded) connections.
     public var connectionCount: Int { connections.count }
-
-    /// Open WebSocket connections.
-    public var webSocketCount: Int { webSockets.count }
 
     /// Starts the drain grace: `/healthz` answers 503 so health checkers take this instance
     /// out of rotation, while every request and new WebSocket is still served.
@@ -124,13 +122,17 @@ public final class HTTPServer {
         guard !isDraining else { return finishShutdownIfDone() }
         isDraining = true
         logger.info("draining", metadata: ["http": "\(connections.count)", "websockets": "\(webSockets.count)"])
-        listener?.close()
-        listener = nil
+        acceptor?.close()
+        acceptor = nil
         for connection in connections.values { connection.closeIfIdle() }
         for webSocket in webSockets.values { webSocket.close(code: 1001, reason: "server shutting down") }
-        shutdownTimer = try? loop.scheduleTimer(after: configuration.shutdownTimeout) { [unowned self] in
-            for connection in connections.values { connection.tcp.close() }
-            for webSocket in webSockets.values { webSocket.abort() }
+        do {
+            shutdownTimer = try loop.scheduleTimer(after: configuration.shutdownTimeout) { [unowned self] in
+                for connection in connections.values { connection.tcp.close() }
+                for webSocket in webSockets.values { webSocket.abort() }
+            }
+        } catch {
+            logger.error("no shutdown timeout: connections that do not close are not dropped", metadata: ["error": "\(error)"])
         }
         finishShutdownIfDone()
     }

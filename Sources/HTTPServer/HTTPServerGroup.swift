@@ -46,6 +46,7 @@ public final class HTTPServerGroup: @unchecked Sendable {
         } catch let error as EventLoopError {
             throw HTTPServerError.listenFailed(host: configuration.host, port: configuration.port, error)
         }
+        acceptor.onError = { [logger] error in logger.error("accepting stopped", metadata: ["error": "\(error)"]) }
         for server in servers {
             acceptor.addTarget(server.loop) { [unowned server] tcp in server.serve(tcp) }
         }

@@ -1,4 +1,4 @@
-import CLibUV
+import EventLoop
 import TLS
 import WebSocket
 
@@ -8,21 +8,22 @@ protocol BenchConnectionDelegate: AnyObject {
     func connectionDidOpen(_ connection: BenchConnection)
     /// A complete text message; the bytes are valid only during the call.
     func connection(_ connection: BenchConnection, didReceiveText text: UnsafeRawBufferPointer)
-    /// The TCP handle is closed; `error` says why when it was not a clean close. Called once.
+    /// The TCP connection is closed; `error` says why when it was not a clean close. Called once.
     func connectionDidClose(_ connection: BenchConnection, error: String?)
 }
 
-/// One client WebSocket over a libuv TCP handle: connect, upgrade, masked frames out,
+/// One client WebSocket over an `EventLoop` connection: connect, upgrade, masked frames out,
 /// frames in through the codec's state machine (configured to read unmasked server frames).
-/// With a TLS session every byte goes through it: wss://.
-final class BenchConnection {
+/// With a TLS session the connection's filter carries every byte: wss://.
+final class BenchConnection: TCPConnectionDelegate {
     enum State { case connecting, handshaking, open, closing, closed }
 
     let id: Int
     private(set) var state: State = .connecting
     private let loop: BenchLoop
     private weak var delegate: BenchConnectionDelegate?
-    private let tcp: UnsafeMutablePointer<uv_tcp_t>
+    /// Set by `connect()`; nil until then, or when the connect could not start.
+    private var tcp: TCPConnection?
     private let path: String
     private let port: Int32
     private let key: String
@@ -30,7 +31,6 @@ final class BenchConnection {
     private var machine = WebSocketProtocolMachine(
         configuration: .init(maxMessageSize: 16 << 20, acceptsBinary: true, requiresMasking: false))
     private var frameBuffer: [UInt8] = []
-    private var pendingWrites = 0
     private var closeError: String?
     private var random: FastRandom
     private let tls: TLSSession?
@@ -53,68 +53,68 @@ final class BenchConnection {
         self.delegate = delegate
         random = FastRandom(seed: UInt64(id) &* 0x9E37_79B9_7F4A_7C15 ^ loop.now)
         key = base64(random.bytes(16))
-        tcp = .allocate(capacity: 1)
-        uv_tcp_init(loop.loop, tcp)
-        // The handle keeps the connection alive until its close callback.
-        tcp.pointee.data = Unmanaged.passRetained(self).toOpaque()
     }
 
     /// Starts the TCP connect to 127.0.0.1:port.
     func connect() {
-        var address = sockaddr_in()
-        uv_ip4_addr("127.0.0.1", port, &address)
-        let request = UnsafeMutablePointer<uv_connect_t>.allocate(capacity: 1)
-        let status = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { uv_tcp_connect(request, tcp, $0, benchConnected) }
-        }
-        if status != 0 {
-            request.deallocate()
-            abort(error: "connect: \(uvError(status))")
+        do {
+            let tcp = try loop.eventLoop.connect(to: "127.0.0.1", port: Int(port)) { [unowned self] error in
+                if let error { return abort(error: "connect: \(error.reason)") }
+                didConnect()
+            }
+            tcp.delegate = self
+            if let tls {
+                tls.onFailure = { [unowned self] error in abort(error: "\(error)") }
+                tcp.filter = tls
+            }
+            self.tcp = tcp
+        } catch {
+            // No connection was opened: report the close from the loop, as one that failed later.
+            closeError = "connect: \((error as? EventLoopError)?.reason ?? "\(error)")"
+            state = .closed
+            loop.schedule(after: 0) { [unowned self] in delegate?.connectionDidClose(self, error: closeError) }
         }
     }
 
-    fileprivate func didConnect(status: Int32) {
-        guard status == 0 else { return abort(error: "connect: \(uvError(status))") }
-        guard state == .connecting else { return }
+    private func didConnect() {
+        guard state == .connecting, let tcp else { return }
         state = .handshaking
-        uv_tcp_nodelay(tcp, 1)
+        // The ClientHello leaves with the request's first flush; the request waits in the
+        // session until the handshake is done.
         if let tls {
             do { try tls.startHandshake() } catch { return abort(error: "\(error)") }
-            sendTLSOutput()
         }
         let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\n"
             + "Connection: Upgrade\r\nSec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n"
             // The server resets its context per message then, so one shared inflater reads every connection.
             + (inflater == nil ? "" : "Sec-WebSocket-Extensions: permessage-deflate; server_no_context_takeover\r\n")
             + "\r\n"
-        var bytes = Array(request.utf8)
-        bytes.withUnsafeMutableBytes { write(UnsafeRawBufferPointer($0)) }
-        let status = tcp.withMemoryRebound(to: uv_stream_t.self, capacity: 1) {
-            uv_read_start($0, benchAllocate, benchRead)
-        }
-        if status != 0 { abort(error: "read: \(uvError(status))") }
+        write(Array(request.utf8))
+        tcp.startReading()
     }
 
-    fileprivate func didRead(_ bytes: UnsafeRawBufferPointer) {
-        guard let tls else { return didReadPlain(bytes) }
-        do {
-            // The loop's read buffer holds `bytes`; the session takes them all before reusing it.
-            try tls.receive(bytes, scratch: loop.readBuffer) { plain in
-                didReadPlain(plain)
-                return state != .closed
-            }
-        } catch {
-            return abort(error: "\(error)")
-        }
-        sendTLSOutput()
-    }
+    // MARK: TCPConnectionDelegate
 
-    private func didReadPlain(_ bytes: UnsafeRawBufferPointer) {
+    func connection(_ connection: TCPConnection, didRead bytes: UnsafeRawBufferPointer) {
         switch state {
         case .handshaking: readHandshake(bytes)
         case .open, .closing: readFrames(bytes)
         case .connecting, .closed: break
         }
+    }
+
+    func connectionDidReachEOF(_ connection: TCPConnection) {
+        if state != .closing && closeError == nil { closeError = "server closed the connection" }
+        closeTransport()
+    }
+
+    func connection(_ connection: TCPConnection, didFail error: EventLoopError) {
+        if state != .closing && closeError == nil { closeError = "\(error.operation): \(error.reason)" }
+    }
+
+    func connectionDidClose(_ connection: TCPConnection) {
+        state = .closed
+        delegate?.connectionDidClose(self, error: closeError)
     }
 
     private func readHandshake(_ bytes: UnsafeRawBufferPointer) {
@@ -171,7 +171,7 @@ final class BenchConnection {
         guard state == .open else { return }
         frameBuffer.removeAll(keepingCapacity: true)
         WebSocketFrameEncoder.appendText(text, maskingKey: random.maskingKey(), to: &frameBuffer)
-        frameBuffer.withUnsafeBytes { write($0) }
+        write(frameBuffer)
     }
 
     /// Sends one masked text message from bytes.
@@ -179,7 +179,7 @@ final class BenchConnection {
         guard state == .open else { return }
         frameBuffer.removeAll(keepingCapacity: true)
         WebSocketFrameEncoder.appendFrame(opcode: .text, payload: bytes, maskingKey: random.maskingKey(), to: &frameBuffer)
-        frameBuffer.withUnsafeBytes { write($0) }
+        write(frameBuffer)
     }
 
     private func sendControl(_ opcode: WebSocketOpcode, _ payload: [UInt8]) {
@@ -188,13 +188,13 @@ final class BenchConnection {
         payload.withUnsafeBytes {
             WebSocketFrameEncoder.appendFrame(opcode: opcode, payload: $0, maskingKey: random.maskingKey(), to: &frameBuffer)
         }
-        frameBuffer.withUnsafeBytes { write($0) }
+        write(frameBuffer)
     }
 
     private func sendClose() {
         frameBuffer.removeAll(keepingCapacity: true)
         WebSocketFrameEncoder.appendClose(code: .normal, maskingKey: random.maskingKey(), to: &frameBuffer)
-        frameBuffer.withUnsafeBytes { write($0) }
+        write(frameBuffer)
     }
 
     /// The clean close: a close frame, then TCP closes when the server answers
@@ -217,136 +217,22 @@ final class BenchConnection {
         closeTransport()
     }
 
-    fileprivate func readFailed(status: Int) {
-        if state != .closing && closeError == nil {
-            closeError = status == Int(UV_EOF.rawValue) ? "server closed the connection" : "read: \(uvError(Int32(status)))"
-        }
-        closeTransport()
-    }
-
     private func closeTransport() {
         guard state != .closed else { return }
         state = .closed
-        tcp.withMemoryRebound(to: uv_handle_t.self, capacity: 1) { handle in
-            if uv_is_closing(handle) == 0 { uv_close(handle, benchClosed) }
-        }
+        tcp?.close()
     }
 
-    fileprivate func didClose() {
-        tcp.deallocate()
-        delegate?.connectionDidClose(self, error: closeError)
+    /// Queues `bytes` (through TLS when the connection has it) and writes them now, or at the
+    /// end of the read being handled.
+    private func write(_ bytes: [UInt8]) {
+        guard state != .closed, let tcp else { return }
+        tcp.write(bytes)
+        tcp.flush()
     }
-
-    /// Writes `bytes`, through TLS when the connection has it.
-    private func write(_ bytes: UnsafeRawBufferPointer) {
-        guard let tls else { return writeSocket(bytes) }
-        do { try tls.send(bytes) } catch { return abort(error: "\(error)") }
-        sendTLSOutput()
-    }
-
-    /// Writes what the TLS session produced (records, handshake messages).
-    private func sendTLSOutput() {
-        guard let tls else { return }
-        withUnsafeTemporaryAllocation(byteCount: 32 * 1024, alignment: 16) { buffer in
-            while state != .closed {
-                let count = tls.readOutput(into: buffer)
-                if count == 0 { break }
-                writeSocket(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-            }
-        }
-    }
-
-    /// Writes now when nothing is queued (uv_try_write), else queues a copy.
-    private func writeSocket(_ bytes: UnsafeRawBufferPointer) {
-        guard state != .closed, let base = bytes.baseAddress, bytes.count > 0 else { return }
-        var offset = 0
-        if pendingWrites == 0 {
-            var buffer = uv_buf_init(UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: CChar.self)),
-                                     UInt32(bytes.count))
-            let written = tcp.withMemoryRebound(to: uv_stream_t.self, capacity: 1) { uv_try_write($0, &buffer, 1) }
-            if written == Int32(bytes.count) { return }
-            if written >= 0 {
-                offset = Int(written)
-            } else if written != UV_EAGAIN.rawValue {
-                return abort(error: "write: \(uvError(written))")
-            }
-        }
-        let remaining = bytes.count - offset
-        let copy = UnsafeMutableRawPointer.allocate(byteCount: remaining, alignment: 1)
-        copy.copyMemory(from: base + offset, byteCount: remaining)
-        let request = UnsafeMutablePointer<uv_write_t>.allocate(capacity: 1)
-        request.pointee.data = copy
-        var buffer = uv_buf_init(copy.assumingMemoryBound(to: CChar.self), UInt32(remaining))
-        let status = tcp.withMemoryRebound(to: uv_stream_t.self, capacity: 1) {
-            uv_write(request, $0, &buffer, 1, benchWritten)
-        }
-        if status != 0 {
-            copy.deallocate()
-            request.deallocate()
-            return abort(error: "write: \(uvError(status))")
-        }
-        pendingWrites += 1
-    }
-
-    fileprivate func didWrite(status: Int32) {
-        pendingWrites -= 1
-        if status != 0 && status != UV_ECANCELED.rawValue { abort(error: "write: \(uvError(status))") }
-    }
-}
-
-// MARK: libuv callbacks (plain functions: C function pointers cannot capture)
-
-private func connection(of handle: UnsafeMutableRawPointer?) -> BenchConnection? {
-    guard let handle else { return nil }
-    let data = handle.assumingMemoryBound(to: uv_handle_t.self).pointee.data
-    return data.map { Unmanaged<BenchConnection>.fromOpaque($0).takeUnretainedValue() }
-}
-
-private func benchConnected(_ request: UnsafeMutablePointer<uv_connect_t>?, _ status: Int32) {
-    guard let request else { return }
-    let handle = request.pointee.handle
-    request.deallocate()
-    connection(of: UnsafeMutableRawPointer(handle))?.didConnect(status: status)
-}
-
-private func benchAllocate(_ handle: UnsafeMutablePointer<uv_handle_t>?, _ suggested: Int,
-                           _ buffer: UnsafeMutablePointer<uv_buf_t>?) {
-    guard let handle, let buffer, let loopData = handle.pointee.loop.pointee.data else { return }
-    let loop = Unmanaged<BenchLoop>.fromOpaque(loopData).takeUnretainedValue()
-    buffer.pointee = uv_buf_init(loop.readBuffer.baseAddress!.assumingMemoryBound(to: CChar.self),
-                                 UInt32(loop.readBuffer.count))
-}
-
-private func benchRead(_ stream: UnsafeMutablePointer<uv_stream_t>?, _ count: Int,
-                       _ buffer: UnsafePointer<uv_buf_t>?) {
-    guard let connection = connection(of: UnsafeMutableRawPointer(stream)) else { return }
-    if count > 0, let base = buffer?.pointee.base {
-        connection.didRead(UnsafeRawBufferPointer(start: base, count: count))
-    } else if count < 0 {
-        connection.readFailed(status: count)
-    }
-}
-
-private func benchWritten(_ request: UnsafeMutablePointer<uv_write_t>?, _ status: Int32) {
-    guard let request else { return }
-    request.pointee.data?.deallocate()
-    let handle = request.pointee.handle
-    request.deallocate()
-    connection(of: UnsafeMutableRawPointer(handle))?.didWrite(status: status)
-}
-
-private func benchClosed(_ handle: UnsafeMutablePointer<uv_handle_t>?) {
-    guard let handle, let data = handle.pointee.data else { return }
-    let connection = Unmanaged<BenchConnection>.fromOpaque(data)
-    connection.takeUnretainedValue().didClose()
-    connection.release()
 }
 
 // MARK: helpers
-
-func uvError(_ status: Int32) -> String {
-    String(cString: uv_strerror(status))
-}
 
 /// The index of "\r\n\r\n" in `bytes`, if any.
 private func headEnd(_ bytes: [UInt8]) -> Int? {

@@ -2,7 +2,7 @@ import TLS
 import WebSocket
 
 /// What every mode shares: the loop, the connections, the hard deadline and the
-/// orderly end (close every connection, then every timer, so `uv_run` returns).
+/// orderly end (close every connection, then every timer, and stop the loop).
 class BenchRun: BenchConnectionDelegate {
     let options: BenchOptions
     let loop: BenchLoop

@@ -1,7 +1,7 @@
 import Glibc
 
 // ws-bench: a WebSocket load client for 127.0.0.1 (see BenchOptions.usage).
-// Single-threaded: one libuv loop drives every connection; each mode ends by itself.
+// Single-threaded: one event loop drives every connection; each mode ends by itself.
 
 func runBench(_ arguments: [String]) -> Int32 {
     let options: BenchOptions

@@ -37,12 +37,12 @@ private final class BurstDelegate: TCPConnectionDelegate {
 
 final class TCPTests: XCTestCase {
     private func listen(_ runner: LoopThread, _ makeDelegate: @escaping @Sendable () -> any TCPConnectionDelegate,
-                        connection: LoopConfined<TCPConnection?>? = nil) throws -> (Int, LoopConfined<TCPListener?>) {
-        let listener = LoopConfined<TCPListener?>(nil)
+                        connection: LoopConfined<TCPConnection?>? = nil) throws -> (Int, LoopConfined<TCPAcceptor?>) {
+        let listener = LoopConfined<TCPAcceptor?>(nil)
         let loop = runner.loop
         let port = try runner.sync {
-            let l = try TCPListener(loop: loop)
-            try l.listen(host: "127.0.0.1", port: 0) { c in
+            let l = try TCPAcceptor(loop: loop, host: "127.0.0.1", port: 0)
+            try l.start { c in
                 c.delegate = makeDelegate()
                 connection?.value = c
                 c.startReading()
@@ -84,10 +84,9 @@ final class TCPTests: XCTestCase {
         let (port, _) = try listen(runner) { EchoDelegate(closed: Locked(0)) }
         let loop = runner.loop
         let failure: EventLoopError? = try runner.sync {
-            let second = try TCPListener(loop: loop)
-            defer { second.close() }
             do {
-                try second.listen(host: "127.0.0.1", port: port) { _ in }
+                let second = try TCPAcceptor(loop: loop, host: "127.0.0.1", port: port)
+                second.close()
                 return nil
             } catch let error as EventLoopError {
                 return error
@@ -101,21 +100,16 @@ final class TCPTests: XCTestCase {
     func testListenersResolveLocalhostToLoopback() throws {
         let runner = try LoopThread()
         let loop = runner.loop
-        let (listenerPort, acceptorPort): (Int, Int) = try runner.sync {
-            let listener = try TCPListener(loop: loop)
-            defer { listener.close() }
-            try listener.listen(host: "localhost", port: 0) { _ in }
+        let acceptorPort: Int = try runner.sync {
             let acceptor = try TCPAcceptor(loop: loop, host: "localhost", port: 0)
             defer { acceptor.close() }
-            return (listener.localPort, acceptor.localPort)
+            return acceptor.localPort
         }
-        XCTAssertGreaterThan(listenerPort, 0)
         XCTAssertGreaterThan(acceptorPort, 0)
         let unknown: EventLoopError? = try runner.sync {
-            let listener = try TCPListener(loop: loop)
-            defer { listener.close() }
             do {
-                try listener.listen(host: "no-such-host.invalid", port: 0) { _ in }
+                let acceptor = try TCPAcceptor(loop: loop, host: "no-such-host.invalid", port: 0)
+                acceptor.close()
                 return nil
             } catch let error as EventLoopError {
                 return error

@@ -3,18 +3,19 @@ import CLibUV
 import Glibc
 #endif
 
-/// The socket address a listener binds: an IPv4 or IPv6 literal as written, or a host name
-/// (`localhost`) resolved once, at bind time, through libuv's getaddrinfo. A name's first
+/// The socket address an acceptor binds or a connection connects to: an IPv4 or IPv6 literal
+/// as written, or a host name (`localhost`) resolved once, when it is made, through libuv's
+/// getaddrinfo. A name's first
 /// IPv4 address is taken when it has one (so `localhost` is 127.0.0.1, as browsers try
 /// first), else its first IPv6 address.
-struct ListenAddress {
+struct SocketAddress {
     var storage = sockaddr_storage()
     var family: Int32 = AF_INET
     var length = MemoryLayout<sockaddr_in>.size
 
     /// The address of `host:port`; throws `EventLoopError` (`EAI_NONAME` and the like) when
     /// `host` is neither a literal nor a name that resolves. Resolving blocks the calling
-    /// thread: listeners bind at start.
+    /// thread: acceptors bind at start, and only clients (benchmarks) connect.
     init(loop: UnsafeMutablePointer<uv_loop_t>, host: String, port: Int, operation: String) throws {
         let isV4 = withUnsafeMutableBytes(of: &storage) { raw in
             uv_ip4_addr(host, Int32(port), raw.baseAddress!.assumingMemoryBound(to: sockaddr_in.self)) == 0

@@ -1,0 +1,157 @@
+import CLibUV
+
+/// A connection's unsent output and the backpressure it causes.
+///
+/// Written bytes wait in pooled chunks (`queued`); `uv_try_write` takes what the socket accepts
+/// at once, and the rest goes to one `uv_write` whose chunks (`inFlight`) belong to that
+/// request until its callback. `unsentBytes` counts everything written and not yet confirmed,
+/// the TLS staging included. Kept inline in `TCPConnection` (no allocation of its own); it calls
+/// neither the connection nor its delegate, so the connection decides what each result means.
+struct WriteQueue {
+    /// Whether the output holds the peer's reading back, and whether the delegate was told
+    /// that it stopped doing so.
+    enum Backpressure: UInt8 {
+        /// Unsent bytes are below the high-water mark (or have not fallen to the low one since
+        /// the delegate was last told).
+        case flowing
+        /// Unsent bytes passed the high-water mark: reading is paused.
+        case paused
+        /// Unsent bytes fell to the low-water mark in a flush; the delegate hears of it at the
+        /// end of the connection's current callback.
+        case drainedUnannounced
+    }
+
+    /// Most chunks handed to one `uv_write` (the size of the loop's `uv_buf_t` array).
+    static let maxBuffersPerWrite = 64
+
+    private(set) var queued: [OutputChunk] = []
+    private(set) var inFlight: [OutputChunk] = []
+    /// Bytes written but not yet confirmed by a write callback.
+    private(set) var unsentBytes = 0
+    private(set) var backpressure = Backpressure.flowing
+    /// True while the delegate handles a read: flushes wait for the end of it, so the answers
+    /// to everything one read brought leave in one system call.
+    var isCorked = false
+    // 32-bit limits: the queue sits at the end of the connection's fields.
+    var highWaterMark: UInt32 = 1 << 20
+    var lowWaterMark: UInt32 = 256 << 10
+    var maxUnsentBytes: UInt32 = 16 << 20
+
+    /// What `count(_:)` made of the new total.
+    enum Growth { case unchanged, paused, overLimit }
+
+    /// Copies `bytes` into the queue.
+    mutating func append(_ bytes: UnsafeRawBufferPointer, pool: OutputChunkPool) {
+        queued.append(bytes, pool: pool)
+    }
+
+    /// Adds `count` bytes to the unsent total (queued here or staged for the filter) and
+    /// pauses past the high-water mark.
+    mutating func count(_ count: Int) -> Growth {
+        unsentBytes += count
+        if unsentBytes > Int(maxUnsentBytes) { return .overLimit }
+        if unsentBytes > Int(highWaterMark) && backpressure != .paused {
+            backpressure = .paused
+            return .paused
+        }
+        return .unchanged
+    }
+
+    /// Takes `count` bytes off the unsent total without sending them (staged bytes encoded or dropped).
+    mutating func uncount(_ count: Int) {
+        unsentBytes -= count
+    }
+
+    /// Ends the pause once the unsent bytes fell to the low-water mark; true when it did.
+    mutating func resumeIfDrained() -> Bool {
+        guard backpressure == .paused, unsentBytes <= Int(lowWaterMark) else { return false }
+        backpressure = .drainedUnannounced
+        return true
+    }
+
+    /// True (once) when the delegate is owed `connectionDidDrain`.
+    mutating func takeDrainAnnouncement() -> Bool {
+        guard backpressure == .drainedUnannounced else { return false }
+        backpressure = .flowing
+        return true
+    }
+
+    /// The last queued chunk when it has room, else a new one from `pool` put at the end: the
+    /// caller fills it (with a filter's output, outside any access to the queue).
+    mutating func lastChunkWithSpace(pool: OutputChunkPool) -> OutputChunk {
+        if queued.last.map({ $0.freeSpace == 0 }) ?? true { queued.append(pool.take()) }
+        return queued[queued.count - 1]
+    }
+
+    /// Gives back the last chunk when filling it left it empty.
+    mutating func dropEmptyLastChunk(pool: OutputChunkPool) {
+        if let last = queued.last, last.count == 0 { pool.give(queued.removeLast()) }
+    }
+
+    /// Writes queued chunks synchronously while the socket takes them; what it took goes back
+    /// to the pool (a partly written chunk keeps its rest).
+    mutating func writeNow(to stream: UnsafeMutablePointer<uv_stream_t>, buffers: UnsafeMutablePointer<uv_buf_t>,
+                           pool: OutputChunkPool) {
+        while !queued.isEmpty {
+            let count = fill(buffers)
+            let offered = queued[0..<count].reduce(0) { $0 + $1.count }
+            let written = uv_try_write(stream, buffers, UInt32(count))
+            guard written > 0 else { return }  // EAGAIN, or an error the uv_write after it reports
+            var left = Int(written)
+            while left > 0, let chunk = queued.first {
+                if chunk.count <= left {
+                    left -= chunk.count
+                    // Emptied, the array lets its storage go: an idle connection keeps none.
+                    if queued.count == 1 { queued = [] } else { queued.removeFirst() }
+                    pool.give(chunk)
+                } else {
+                    chunk.dropFirst(left)
+                    left = 0
+                }
+            }
+            unsentBytes -= Int(written)
+            if Int(written) < offered { return }  // the socket is full
+        }
+    }
+
+    /// Moves the first queued chunks (at most `maxBuffersPerWrite`) in flight and points
+    /// `buffers` at them; returns how many, for one `uv_write`.
+    mutating func startWrite(buffers: UnsafeMutablePointer<uv_buf_t>) -> Int {
+        let count = fill(buffers)
+        inFlight.append(contentsOf: queued[0..<count])
+        queued.removeFirst(count)
+        return count
+    }
+
+    /// The write in flight completed (or failed): its chunks go back to the pool and its
+    /// bytes off the unsent total.
+    mutating func finishWrite(pool: OutputChunkPool) {
+        var sent = 0
+        for chunk in inFlight {
+            sent += chunk.count
+            pool.give(chunk)
+        }
+        inFlight.removeAll()
+        unsentBytes -= sent
+    }
+
+    /// Gives every chunk back (the connection closed: no callback is pending any more).
+    mutating func release(to pool: OutputChunkPool) {
+        for chunk in queued { pool.give(chunk) }
+        for chunk in inFlight { pool.give(chunk) }
+        queued.removeAll()
+        inFlight.removeAll()
+        unsentBytes = 0
+    }
+
+    /// Points the `uv_buf_t` scratch array at the first queued chunks; returns how many.
+    /// `uv_write` and `uv_try_write` copy or use the array before they return.
+    private func fill(_ buffers: UnsafeMutablePointer<uv_buf_t>) -> Int {
+        let count = min(queued.count, Self.maxBuffersPerWrite)
+        for index in 0..<count {
+            let chunk = queued[index]
+            buffers[index] = uv_buf_init(chunk.storage.assumingMemoryBound(to: CChar.self), UInt32(chunk.count))
+        }
+        return count
+    }
+}
