@@ -8,13 +8,16 @@ import CLibUV
 /// wrapper cannot go away under a pending callback. All methods run on the loop's thread.
 public class LoopHandle {
     /// The loop this handle belongs to.
-    public unowned let loop: EventLoop
+    // `unowned(unsafe)`: a handle lives on its loop and closes before the loop goes, and a
+    // checked `unowned` costs a strong retain and release at every use on the hot path.
+    public unowned(unsafe) let loop: EventLoop
     let rawHandle: UnsafeMutableRawPointer
-    private var isOpen = false
+    // `@exclusivity(unchecked)`: loop thread only, plain stores.
+    @exclusivity(unchecked) private var isOpen = false
     /// True once `close()` was called (the handle must not be started again).
-    public private(set) var isClosing = false
+    @exclusivity(unchecked) public private(set) var isClosing = false
     /// True once the close callback ran and the memory is gone.
-    public private(set) var isClosed = false
+    @exclusivity(unchecked) public private(set) var isClosed = false
 
     init(loop: EventLoop, type: uv_handle_type) {
         self.loop = loop

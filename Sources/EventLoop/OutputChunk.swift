@@ -4,7 +4,8 @@
 final class OutputChunk {
     static let capacity = 16 * 1024
     let storage: UnsafeMutableRawPointer
-    var count = 0
+    // `@exclusivity(unchecked)`: loop thread only, and no access spans a call.
+    @exclusivity(unchecked) var count = 0
 
     init() {
         storage = .allocate(byteCount: Self.capacity, alignment: 16)
@@ -33,7 +34,8 @@ final class OutputChunk {
 
 /// The loop's free list of output chunks (loop thread only), bounded so a burst does not pin memory.
 final class OutputChunkPool {
-    private var free: [OutputChunk] = []
+    // `@exclusivity(unchecked)`: loop thread only, and no access spans a call.
+    @exclusivity(unchecked) private var free: [OutputChunk] = []
     // Writes leave at once when the socket takes them, so few chunks are out at a time.
     private let maxPooled = 32
 

@@ -4,7 +4,8 @@ import CLibUV
 /// request only while its one write is in flight, so idle connections hold none; the list is
 /// bounded like the chunk pool so a burst does not pin memory.
 final class WriteRequestPool {
-    private var free: [UnsafeMutablePointer<uv_write_t>] = []
+    // `@exclusivity(unchecked)`: loop thread only, and no access spans a call.
+    @exclusivity(unchecked) private var free: [UnsafeMutablePointer<uv_write_t>] = []
     private let maxPooled = 256
 
     func take() -> UnsafeMutablePointer<uv_write_t> {

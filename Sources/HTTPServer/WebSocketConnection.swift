@@ -23,17 +23,19 @@ public final class WebSocketConnection {
     // and at 136 bytes it takes a 144-byte malloc block.
 
     private let tcp: TCPConnection
-    private var handler: (any WebSocketHandler)?
+    @exclusivity(unchecked) private var handler: (any WebSocketHandler)?
     /// The server, for its configuration, its shared zlib streams and to be told of the
     /// close; it outlives its connections.
     private unowned let server: HTTPServer
-    private var machine: WebSocketProtocolMachine
+    // `@exclusivity(unchecked)` below: loop thread only; `receive` is the one access to
+    // `machine` that spans calls out, and nothing it calls reaches `machine`.
+    @exclusivity(unchecked) private var machine: WebSocketProtocolMachine
     /// Loop time (ms) of the last ping, in 32 bits: only its distance to now (under the
     /// ping interval plus the pong timeout, far below 49 days) is ever read.
-    private var pingSentAt: UInt32 = 0
-    private var state = State.open
-    private var awaitingPong = false
-    private var didNotifyOpen = false
+    @exclusivity(unchecked) private var pingSentAt: UInt32 = 0
+    @exclusivity(unchecked) private var state = State.open
+    @exclusivity(unchecked) private var awaitingPong = false
+    @exclusivity(unchecked) private var didNotifyOpen = false
     /// The server's window bits when permessage-deflate was negotiated (0 when not); messages
     /// are then compressed with the server's shared streams (the connection owns no stream,
     /// so an idle one costs no zlib memory).
