@@ -3,9 +3,9 @@
 /// possible. Allocated only for a connection that has a filter. Loop thread only.
 final class FilterStaging {
     let filter: any TCPStreamFilter
-    private(set) var staged: [OutputChunk]
+    private(set) var staged: ChunkList
 
-    init(_ filter: any TCPStreamFilter, staged: [OutputChunk] = []) {
+    init(_ filter: any TCPStreamFilter, staged: ChunkList = ChunkList()) {
         self.filter = filter
         self.staged = staged
     }
@@ -34,7 +34,7 @@ final class FilterStaging {
             }
             pool.give(chunk)
         }
-        staged.removeAll(keepingCapacity: true)
+        staged.removeAll()
         return (count, failed)
     }
 
@@ -44,14 +44,14 @@ final class FilterStaging {
     }
 
     /// Hands the staged chunks over (to a new filter's staging), leaving none here.
-    func takeStaged() -> [OutputChunk] {
+    func takeStaged() -> ChunkList {
         let chunks = staged
-        staged = []
+        staged.removeAll()
         return chunks
     }
 
     /// Gives `chunks` back to the pool; returns how many bytes they held.
-    static func give(_ chunks: [OutputChunk], to pool: OutputChunkPool) -> Int {
+    static func give(_ chunks: ChunkList, to pool: OutputChunkPool) -> Int {
         var count = 0
         for chunk in chunks {
             count += chunk.count

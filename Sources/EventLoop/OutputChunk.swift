@@ -50,8 +50,27 @@ final class OutputChunkPool {
     }
 }
 
-extension Array where Element == OutputChunk {
-    /// Copies `bytes` to the end of the list, filling its last chunk and then new ones from `pool`.
+/// A queue of chunks that keeps its first one inline: the usual queue, one chunk written at
+/// once, then empty, never allocates an array, and an idle connection holds none.
+struct ChunkList: RandomAccessCollection {
+    private var head: OutputChunk?
+    private var rest: [OutputChunk] = []
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { head == nil ? 0 : 1 + rest.count }
+    var isEmpty: Bool { head == nil }
+
+    subscript(position: Int) -> OutputChunk {
+        position == 0 ? head.unsafelyUnwrapped : rest[position - 1]
+    }
+
+    var last: OutputChunk? { rest.last ?? head }
+
+    mutating func append(_ chunk: OutputChunk) {
+        if head == nil { head = chunk } else { rest.append(chunk) }
+    }
+
+    /// Copies `bytes` to the end, filling the last chunk and then new ones from `pool`.
     mutating func append(_ bytes: UnsafeRawBufferPointer, pool: OutputChunkPool) {
         var rest = bytes
         while !rest.isEmpty {
@@ -59,5 +78,37 @@ extension Array where Element == OutputChunk {
             let taken = self[count - 1].append(rest)
             rest = UnsafeRawBufferPointer(rebasing: rest[taken...])
         }
+    }
+
+    @discardableResult
+    mutating func removeFirst() -> OutputChunk {
+        let first = head.unsafelyUnwrapped
+        if rest.isEmpty {
+            head = nil
+        } else {
+            head = rest.removeFirst()
+            if rest.isEmpty { rest = [] }  // emptied, the array lets its storage go
+        }
+        return first
+    }
+
+    mutating func removeFirst(_ count: Int) {
+        for _ in 0..<count { removeFirst() }
+    }
+
+    @discardableResult
+    mutating func removeLast() -> OutputChunk {
+        if rest.isEmpty {
+            defer { head = nil }
+            return head.unsafelyUnwrapped
+        }
+        let last = rest.removeLast()
+        if rest.isEmpty { rest = [] }
+        return last
+    }
+
+    mutating func removeAll() {
+        head = nil
+        rest = []
     }
 }

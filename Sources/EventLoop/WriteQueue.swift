@@ -24,7 +24,7 @@ struct WriteQueue {
     /// Most chunks handed to one `uv_write` (the size of the loop's `uv_buf_t` array).
     static let maxBuffersPerWrite = 64
 
-    private(set) var queued: [OutputChunk] = []
+    private(set) var queued = ChunkList()
     private(set) var inFlight: [OutputChunk] = []
     /// Bytes written but not yet confirmed by a write callback.
     private(set) var unsentBytes = 0
@@ -101,8 +101,7 @@ struct WriteQueue {
             while left > 0, let chunk = queued.first {
                 if chunk.count <= left {
                     left -= chunk.count
-                    // Emptied, the array lets its storage go: an idle connection keeps none.
-                    if queued.count == 1 { queued = [] } else { queued.removeFirst() }
+                    queued.removeFirst()
                     pool.give(chunk)
                 } else {
                     chunk.dropFirst(left)

@@ -4,9 +4,9 @@ import XCTest
 
 /// The sizes that comments in Sources/EventLoop state, pinned: a layout change fails here.
 final class EventLoopLayoutTests: XCTestCase {
-    /// `TCPConnection`: "at 128 bytes it takes a 144-byte malloc block".
-    func testTCPConnectionIs128BytesInA144ByteBlock() {
-        XCTAssertEqual(ObjectSize.instance(of: TCPConnection.self), 128)
+    /// `TCPConnection`: "at 136 bytes it takes a 144-byte malloc block".
+    func testTCPConnectionIs136BytesInA144ByteBlock() {
+        XCTAssertEqual(ObjectSize.instance(of: TCPConnection.self), 136)
         XCTAssertEqual(ObjectSize.mallocBlock(forAllocationOf: ObjectSize.instance(of: TCPConnection.self)), 144)
     }
 
