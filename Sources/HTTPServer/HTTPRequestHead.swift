@@ -1,3 +1,5 @@
+import WebSocket
+
 /// A parsed HTTP/1.1 request head (RFC 9112): request line and header fields.
 public struct HTTPRequestHead: Sendable, Equatable {
     /// How the message body's length is framed.
@@ -58,19 +60,25 @@ public struct HTTPRequestHead: Sendable, Equatable {
     /// Header names compared byte by byte with ASCII case folded: an upgrade looks up eight
     /// headers, and lowercasing both names for each comparison allocated two strings.
     static func sameName(_ lhs: String, _ rhs: String) -> Bool {
-        let (left, right) = (lhs.utf8, rhs.utf8)
-        guard left.count == right.count else { return false }
-        for (a, b) in zip(left, right) where a != b {
+        guard lhs.utf8.count == rhs.utf8.count else { return false }
+        let compared = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right in
+                for index in 0..<left.count where left[index] != right[index] {
+                    guard ASCIITokenList.lowercase(left[index]) == ASCIITokenList.lowercase(right[index]) else { return false }
+                }
+                return true
+            }
+        }
+        if let compared, let compared { return compared }
+        for (a, b) in zip(lhs.utf8, rhs.utf8) where a != b {
             guard a | 0x20 == b | 0x20, (a | 0x20) >= 0x61, (a | 0x20) <= 0x7A else { return false }
         }
         return true
     }
 
-    /// True when the `Connection` header lists `token` (case-insensitive).
+    /// True when the `Connection` header lists `token` (case-insensitive; `token` in lower case).
     public func connectionHeaderContains(_ token: String) -> Bool {
-        headers(named: "connection").contains { value in
-            value.split(separator: ",").contains { $0.trimmingWhitespace().lowercased() == token }
-        }
+        headers(named: "connection").contains { WebSocketHandshake.headerValue($0, containsToken: token) }
     }
 
     /// Whether the connection stays open after this request (HTTP/1.1 default on, 1.0 default off).

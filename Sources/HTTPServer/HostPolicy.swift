@@ -1,3 +1,5 @@
+import WebSocket
+
 /// Which hosts the server answers for and which browser origins may open a WebSocket.
 ///
 /// A request whose `Host` names another host is refused (421): a page on an attacker's name
@@ -59,6 +61,39 @@ struct HostPolicy {
     /// The lowercased host of a Host header without its port; nil when it is malformed (no
     /// name, an unclosed bracket, a port that is not a number in 1–65535).
     static func name(ofHostHeader header: String) -> String? {
+        if let name = asciiName(ofHostHeader: header) { return name }
+        return unicodeName(ofHostHeader: header)
+    }
+
+    /// `name(ofHostHeader:)` of an ASCII header, as bytes; `.some(nil)` for a malformed one,
+    /// nil when the header is not ASCII or not contiguous.
+    static func asciiName(ofHostHeader header: String) -> String?? {
+        header.utf8.withContiguousStorageIfAvailable { bytes -> String?? in
+            for byte in bytes where byte >= 0x80 { return nil }
+            let end: Int  // end of the name, where the port part begins
+            if bytes.first == UInt8(ascii: "[") {
+                guard let close = bytes.firstIndex(of: UInt8(ascii: "]")) else { return .some(nil) }
+                end = close + 1
+            } else {
+                end = bytes.firstIndex(of: UInt8(ascii: ":")) ?? bytes.count
+            }
+            guard end > 0 else { return .some(nil) }
+            if end < bytes.count {
+                // ":" and 1 to 5 digits, 1...65535.
+                let digits = bytes[(end + 1)...]
+                guard bytes[end] == UInt8(ascii: ":"), !digits.isEmpty, digits.count <= 5 else { return .some(nil) }
+                var number = 0
+                for digit in digits {
+                    guard digit &- UInt8(ascii: "0") < 10 else { return .some(nil) }
+                    number = number * 10 + Int(digit &- UInt8(ascii: "0"))
+                }
+                guard (1...65535).contains(number) else { return .some(nil) }
+            }
+            return .some(String(decoding: bytes[..<end].lazy.map(ASCIITokenList.lowercase), as: UTF8.self))
+        } ?? nil
+    }
+
+    static func unicodeName(ofHostHeader header: String) -> String? {
         let header = header.lowercased()
         let name: Substring
         let rest: Substring

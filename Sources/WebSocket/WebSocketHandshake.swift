@@ -30,6 +30,14 @@ public enum WebSocketHandshake {
     /// Whether a comma-separated header value (`Connection`, `Upgrade`) lists
     /// `token`, compared case-insensitively (e.g. "keep-alive, Upgrade" has "upgrade").
     public static func headerValue(_ value: some StringProtocol, containsToken token: String) -> Bool {
+        // ASCII, the usual case, is scanned as bytes; other text goes through Unicode
+        // lowercasing, which can map a non-ASCII letter to an ASCII one (the Kelvin sign).
+        let scanned = value.utf8.withContiguousStorageIfAvailable { value in
+            token.utf8.withContiguousStorageIfAvailable { token in
+                ASCIITokenList.contains(value, token: token)
+            } ?? nil
+        } ?? nil
+        if let scanned { return scanned }
         let wanted = token.lowercased()
         return value.split(separator: ",").contains { trimmingSpaces($0).lowercased() == wanted }
     }

@@ -1,0 +1,27 @@
+@testable import HTTPServer
+import XCTest
+
+/// A Host header's name read as bytes (the ASCII path) is what the Unicode path reads.
+final class HostNameScanTests: XCTestCase {
+    func testTheByteScanAgreesWithTheUnicodePath() {
+        let headers = ["localhost", "LocalHost:8080", "127.0.0.1", "127.0.0.1:1", "127.0.0.1:65535", "127.0.0.1:65536",
+                       "127.0.0.1:0", "example.com:", "example.com:+80", "example.com:080", "example.com:123456",
+                       ":80", "", "[::1]", "[::1]:8080", "[::1", "[::1]x", "[::1]:", "[]", "[]:80", "a:b",
+                       "Example.COM", "host:80:90", "h\tost", "exa mple.com:8 0"]
+        for header in headers {
+            guard let scanned = HostPolicy.asciiName(ofHostHeader: header) else {
+                XCTFail("\(header) is ASCII: the byte scan reads it")
+                continue
+            }
+            XCTAssertEqual(scanned, HostPolicy.unicodeName(ofHostHeader: header), header)
+        }
+        XCTAssertEqual(HostPolicy.name(ofHostHeader: "LocalHost:8080"), "localhost")
+        XCTAssertEqual(HostPolicy.name(ofHostHeader: "[::1]:8080"), "[::1]")
+        XCTAssertNil(HostPolicy.name(ofHostHeader: "127.0.0.1:65536"))
+    }
+
+    func testNonASCIIHeadersTakeTheUnicodePath() {
+        XCTAssertTrue(HostPolicy.asciiName(ofHostHeader: "MÜNCHEN.de") == nil)
+        XCTAssertEqual(HostPolicy.name(ofHostHeader: "MÜNCHEN.de:80"), "münchen.de")
+    }
+}

@@ -1,0 +1,48 @@
+import WebSocket
+import XCTest
+
+/// The byte scan of `ASCIITokenList` gives what splitting, trimming and lowercasing give.
+final class ASCIITokenListTests: XCTestCase {
+    private func scan(_ value: String, _ token: String) -> Bool? {
+        var value = value, token = token
+        return value.withUTF8 { value in token.withUTF8 { ASCIITokenList.contains(value, token: $0) } }
+    }
+
+    private func reference(_ value: String, _ token: String) -> Bool {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        return value.split(separator: ",").contains { element in
+            String(element.drop(while: isSpace).reversed().drop(while: isSpace).reversed()).lowercased() == token.lowercased()
+        }
+    }
+
+    func testTheScanAgreesWithSplittingAndLowercasing() {
+        let values = ["Upgrade", "keep-alive, Upgrade", "keep-alive,upgrade", " \tUPGRADE\t ", "upgrade2", "up grade",
+                      ",,upgrade,,", "", ",", "keep-alive", "Upgrade, keep-alive", "xupgrade", "upgradex, upgrade",
+                      "websocket", "WebSocket", "web socket", "websocket, h2c", "close", "Close ,keep-alive"]
+        for value in values {
+            for token in ["upgrade", "Upgrade", "websocket", "close", "keep-alive", "h2c"] {
+                XCTAssertEqual(scan(value, token), reference(value, token), "\(value) / \(token)")
+            }
+        }
+    }
+
+    func testEmptyTokensNeverMatch() {
+        XCTAssertEqual(scan("a,,b", ""), false)
+        XCTAssertEqual(scan("", ""), false)
+    }
+
+    func testNonASCIIIsLeftToUnicodeRules() {
+        XCTAssertNil(scan("websoc\u{212A}et", "websocket"))  // the Kelvin sign lowercases to "k"
+        XCTAssertNil(scan("upgrade", "upgrad\u{E9}"))
+        XCTAssertTrue(WebSocketHandshake.headerValue("WEBSOC\u{212A}ET", containsToken: "websocket"))
+        XCTAssertTrue(WebSocketHandshake.headerValue("keep-alive, WebSocket", containsToken: "websocket"))
+        XCTAssertFalse(WebSocketHandshake.headerValue("keep-alive, WebSockets", containsToken: "websocket"))
+    }
+
+    func testLowercaseFoldsOnlyASCIILetters() {
+        for byte in UInt8.min...UInt8.max {
+            let expected = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
+            XCTAssertEqual(ASCIITokenList.lowercase(byte), expected)
+        }
+    }
+}
