@@ -45,23 +45,37 @@ public enum WebSocketHandshake {
     /// The `Sec-WebSocket-Accept` value for a client key: base64(SHA-1(key + GUID)),
     /// computed with OpenSSL. The key is used as sent, minus surrounding spaces.
     public static func acceptValue(forKey key: some StringProtocol) -> String {
-        var input = Array(trimmingSpaces(key).utf8)
-        input.append(contentsOf: guid.utf8)
-        var digest = [UInt8](repeating: 0, count: Int(SHA_DIGEST_LENGTH))
-        let hashed = input.withUnsafeBufferPointer { source in
-            digest.withUnsafeMutableBufferPointer { target in
-                EVP_Digest(source.baseAddress, source.count, target.baseAddress, nil, sha1.method, nil)
+        // An ASCII key (every valid one) is read in place; others take the Character path.
+        let inPlace = key.utf8.withContiguousStorageIfAvailable { bytes -> String? in
+            for byte in bytes where byte >= 0x80 { return nil }
+            var start = 0
+            var end = bytes.count
+            while start < end && (bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t")) { start += 1 }
+            while end > start && (bytes[end - 1] == UInt8(ascii: " ") || bytes[end - 1] == UInt8(ascii: "\t")) { end -= 1 }
+            return acceptValue(forKeyBytes: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+        } ?? nil
+        if let inPlace { return inPlace }
+        return Array(trimmingSpaces(key).utf8).withUnsafeBufferPointer { acceptValue(forKeyBytes: $0) }
+    }
+
+    /// base64(SHA-1(key + GUID)), in stack buffers: a handshake makes one string, the answer.
+    private static func acceptValue(forKeyBytes key: UnsafeBufferPointer<UInt8>) -> String {
+        var guid = guid
+        return guid.withUTF8 { guid in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: key.count + guid.count) { input in
+                _ = input.initialize(fromContentsOf: key)
+                _ = UnsafeMutableBufferPointer(rebasing: input[key.count...]).initialize(fromContentsOf: guid)
+                // SHA-1 is 20 bytes; 20 bytes encode to 28 characters plus the NUL EVP_EncodeBlock writes.
+                return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Int(SHA_DIGEST_LENGTH) + 29) { scratch in
+                    let digest = scratch.baseAddress!
+                    let encoded = digest + Int(SHA_DIGEST_LENGTH)
+                    let hashed = EVP_Digest(input.baseAddress, input.count, digest, nil, sha1.method, nil)
+                    precondition(hashed == 1, "OpenSSL failed to compute a SHA-1 digest")
+                    let length = EVP_EncodeBlock(encoded, digest, Int32(SHA_DIGEST_LENGTH))
+                    return String(decoding: UnsafeBufferPointer(start: encoded, count: Int(max(0, length))), as: UTF8.self)
+                }
             }
         }
-        precondition(hashed == 1, "OpenSSL failed to compute a SHA-1 digest")
-        // 20 bytes encode to 28 characters plus the NUL EVP_EncodeBlock writes.
-        var encoded = [UInt8](repeating: 0, count: 29)
-        let length = encoded.withUnsafeMutableBufferPointer { target in
-            digest.withUnsafeBufferPointer { source in
-                EVP_EncodeBlock(target.baseAddress, source.baseAddress, Int32(source.count))
-            }
-        }
-        return String(decoding: encoded[0 ..< Int(max(0, length))], as: UTF8.self)
     }
 
     /// Fetches OpenSSL's SHA-1 now rather than at the first handshake. A server calls this
@@ -78,11 +92,18 @@ public enum WebSocketHandshake {
     /// ending with the blank line; `extensions` is the `Sec-WebSocket-Extensions` value
     /// of the extensions accepted, if any.
     public static func switchingProtocolsResponse(forKey key: some StringProtocol, extensions: String? = nil) -> String {
-        "HTTP/1.1 101 Switching Protocols\r\n"
-            + "Upgrade: websocket\r\n"
-            + "Connection: Upgrade\r\n"
-            + (extensions.map { "Sec-WebSocket-Extensions: \($0)\r\n" } ?? "")
-            + "Sec-WebSocket-Accept: \(acceptValue(forKey: key))\r\n\r\n"
+        // Appended into one buffer: chained `+` made a string per step.
+        var response = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        response.reserveCapacity(160 + (extensions?.utf8.count ?? 0))
+        if let extensions {
+            response.append("Sec-WebSocket-Extensions: ")
+            response.append(extensions)
+            response.append("\r\n")
+        }
+        response.append("Sec-WebSocket-Accept: ")
+        response.append(acceptValue(forKey: key))
+        response.append("\r\n\r\n")
+        return response
     }
 
     private static func base64Value(_ byte: UInt8) -> UInt8? {

@@ -8,6 +8,18 @@ final class WebSocketHandshakeTests: XCTestCase {
                        "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
     }
 
+    /// Spaces and tabs around the key are not part of it, on the byte path (a String or a
+    /// Substring key) and on the Character path (a key with non-ASCII text around it).
+    func testAcceptValueTrimsTheKeyOnEveryPath() {
+        let expected = "s3pPLMBiTxaQ9kYGzzhZRbK+xOo="
+        XCTAssertEqual(WebSocketHandshake.acceptValue(forKey: " \tdGhlIHNhbXBsZSBub25jZQ==\t "), expected)
+        let header = "key: dGhlIHNhbXBsZSBub25jZQ== "
+        XCTAssertEqual(WebSocketHandshake.acceptValue(forKey: header.dropFirst(4)), expected)
+        XCTAssertNotEqual(WebSocketHandshake.acceptValue(forKey: "é dGhlIHNhbXBsZSBub25jZQ=="), expected)
+        XCTAssertEqual(WebSocketHandshake.acceptValue(forKey: "é dGhlIHNhbXBsZSBub25jZQ=="),
+                       WebSocketHandshake.acceptValue(forKey: String("é dGhlIHNhbXBsZSBub25jZQ==")))
+    }
+
     func testAcceptValueOfAnotherKey() {
         // Value computed independently with `printf %s KEY+GUID | openssl sha1 -binary | base64`.
         XCTAssertEqual(WebSocketHandshake.acceptValue(forKey: "x3JJHMbDL1EzLkh9GBhXDw=="),
