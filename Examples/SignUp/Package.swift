@@ -19,6 +19,7 @@ let package = Package(
         // The server: the view model declared on the wire, served by RxLive.
         .executableTarget(name: "signup-server", dependencies: [
             "SignUp",
+            .product(name: "RxCocoa", package: "RxLive"),
             .product(name: "RxLive", package: "RxLive"),
         ]),
         .testTarget(name: "SignUpTests", dependencies: [
@@ -26,7 +27,6 @@ let package = Package(
             .product(name: "RxSwift", package: "RxLive"),
             .product(name: "RxCocoa", package: "RxLive"),
             .product(name: "RxTest", package: "RxLive"),
-            .product(name: "RxBlocking", package: "RxLive"),
         ]),
     ],
     swiftLanguageModes: [.v6]

@@ -9,7 +9,7 @@ public struct WireViewModel {
     /// The inputs, for decoding client messages and for the `ready` message.
     public let inputs: InputTable
     /// The outputs' names in declaration order, for the `ready` message.
-    public let outputNames: [String]
+    let outputNames: [String]
     /// Each input's tap limit, by input index.
     let tapLimits: [RateLimit?]
     /// Who may open a session.

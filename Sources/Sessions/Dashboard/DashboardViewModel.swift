@@ -5,27 +5,27 @@ import RxSwift
 ///
 /// It knows nothing of servers: the statistics and the watching of a session are
 /// injected as streams.
-public struct DashboardViewModel {
+struct DashboardViewModel {
     /// The viewer's choice.
-    public struct Input {
+    struct Input {
         /// The id of the session to watch; empty for none.
-        public let watchSession: Observable<String>
+        let watchSession: Observable<String>
 
         /// Creates the inputs.
-        public init(watchSession: Observable<String>) {
+        init(watchSession: Observable<String>) {
             self.watchSession = watchSession
         }
     }
 
     /// What the dashboard shows.
-    public struct Output {
+    struct Output {
         /// One snapshot a second.
-        public let stats: Observable<ServerStats>
+        let stats: Observable<ServerStats>
         /// The watched session: its lanes, then its marbles; a new id switches to that session.
-        public let watch: Observable<SessionWatchEvent>
+        let watch: Observable<SessionWatchEvent>
 
         /// Creates the outputs.
-        public init(stats: Observable<ServerStats>, watch: Observable<SessionWatchEvent>) {
+        init(stats: Observable<ServerStats>, watch: Observable<SessionWatchEvent>) {
             self.stats = stats
             self.watch = watch
         }
@@ -35,13 +35,13 @@ public struct DashboardViewModel {
     private let watchSession: (String) -> Observable<SessionWatchEvent>
 
     /// A dashboard over `stats`, watching sessions with `watchSession` (id in, watch events out).
-    public init(stats: Observable<ServerStats>, watchSession: @escaping (String) -> Observable<SessionWatchEvent>) {
+    init(stats: Observable<ServerStats>, watchSession: @escaping (String) -> Observable<SessionWatchEvent>) {
         self.stats = stats
         self.watchSession = watchSession
     }
 
     /// Stats pass through; each new session id replaces the previous watch.
-    public func transform(input: Input) -> Output {
+    func transform(input: Input) -> Output {
         let watchSession = self.watchSession
         let watch = input.watchSession
             .map { $0.trimmingSpaces() }

@@ -1,35 +1,35 @@
 /// One snapshot of what the server is doing, as the dashboard charts it: taken once a
 /// second by the server and handed to `DashboardViewModel` as a stream.
-public struct ServerStats: Sendable, Equatable {
+struct ServerStats: Sendable, Equatable {
     /// Sessions open now of one view model.
-    public struct ViewModelSessions: Sendable, Equatable {
-        public var name: String
-        public var open: Int
+    struct ViewModelSessions: Sendable, Equatable {
+        var name: String
+        var open: Int
 
         /// The open sessions of `name`.
-        public init(name: String, open: Int) {
+        init(name: String, open: Int) {
             self.name = name
             self.open = open
         }
     }
 
     /// The load of one event loop over the last interval.
-    public struct LoopLoad: Sendable, Equatable {
+    struct LoopLoad: Sendable, Equatable {
         /// The loop's position (0 for the first loop).
-        public var index: Int
+        var index: Int
         /// Sessions open on the loop now.
-        public var sessionsOpen: Int
+        var sessionsOpen: Int
         /// Client messages received per second.
-        public var messagesInPerSecond: Int
+        var messagesInPerSecond: Int
         /// Server messages sent per second.
-        public var messagesOutPerSecond: Int
+        var messagesOutPerSecond: Int
         /// Median time from a client message in to its outputs out, in microseconds (nil: no messages).
-        public var latencyP50Microseconds: Int?
+        var latencyP50Microseconds: Int?
         /// 99th percentile of the same, in microseconds (nil: no messages).
-        public var latencyP99Microseconds: Int?
+        var latencyP99Microseconds: Int?
 
         /// A loop's load.
-        public init(index: Int, sessionsOpen: Int, messagesInPerSecond: Int, messagesOutPerSecond: Int,
+        init(index: Int, sessionsOpen: Int, messagesInPerSecond: Int, messagesOutPerSecond: Int,
                     latencyP50Microseconds: Int?, latencyP99Microseconds: Int?) {
             self.index = index
             self.sessionsOpen = sessionsOpen
@@ -41,16 +41,16 @@ public struct ServerStats: Sendable, Equatable {
     }
 
     /// A live session a viewer may pick to watch.
-    public struct LiveSession: Sendable, Equatable {
+    struct LiveSession: Sendable, Equatable {
         /// The session's id (as in its `ready` message).
-        public var id: String
+        var id: String
         /// Its view model.
-        public var viewModel: String
+        var viewModel: String
         /// Seconds since it opened.
-        public var ageSeconds: Int
+        var ageSeconds: Int
 
         /// A live session.
-        public init(id: String, viewModel: String, ageSeconds: Int) {
+        init(id: String, viewModel: String, ageSeconds: Int) {
             self.id = id
             self.viewModel = viewModel
             self.ageSeconds = ageSeconds
@@ -58,26 +58,26 @@ public struct ServerStats: Sendable, Equatable {
     }
 
     /// Seconds since the server started.
-    public var uptimeSeconds: Double
+    var uptimeSeconds: Double
     /// Sessions open per view model, in catalog order.
-    public var sessions: [ViewModelSessions]
+    var sessions: [ViewModelSessions]
     /// Client messages received per second, all loops.
-    public var messagesInPerSecond: Int
+    var messagesInPerSecond: Int
     /// Server messages sent per second, all loops.
-    public var messagesOutPerSecond: Int
+    var messagesOutPerSecond: Int
     /// Median message-in to output-out time over all loops, in microseconds (nil: no messages).
-    public var latencyP50Microseconds: Int?
+    var latencyP50Microseconds: Int?
     /// 99th percentile of the same (nil: no messages).
-    public var latencyP99Microseconds: Int?
+    var latencyP99Microseconds: Int?
     /// Live Rx resources (`Resources.total`).
-    public var rxResources: Int
+    var rxResources: Int
     /// Every event loop's load.
-    public var loops: [LoopLoad]
+    var loops: [LoopLoad]
     /// The most recently opened live sessions, newest first.
-    public var recentSessions: [LiveSession]
+    var recentSessions: [LiveSession]
 
     /// A snapshot.
-    public init(uptimeSeconds: Double, sessions: [ViewModelSessions], messagesInPerSecond: Int, messagesOutPerSecond: Int,
+    init(uptimeSeconds: Double, sessions: [ViewModelSessions], messagesInPerSecond: Int, messagesOutPerSecond: Int,
                 latencyP50Microseconds: Int?, latencyP99Microseconds: Int?, rxResources: Int, loops: [LoopLoad],
                 recentSessions: [LiveSession]) {
         self.uptimeSeconds = uptimeSeconds

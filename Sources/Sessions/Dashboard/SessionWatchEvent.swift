@@ -1,6 +1,6 @@
 /// What a viewer of one live session sees: which lanes it has, then one marble per
 /// event on a lane, in the order they happened, until the session ends.
-public enum SessionWatchEvent: Sendable, Equatable {
+enum SessionWatchEvent: Sendable, Equatable {
     /// Watching `session` of `viewModel`, whose lanes (inputs, then outputs) are `lanes`.
     case watching(session: String, viewModel: String, lanes: [MarbleLane])
     /// No live session has that id.
@@ -14,14 +14,14 @@ public enum SessionWatchEvent: Sendable, Equatable {
 }
 
 /// One lane of a marble diagram: an input or an output of the watched session.
-public struct MarbleLane: Sendable, Equatable {
+struct MarbleLane: Sendable, Equatable {
     /// Which side of the view model the lane is.
-    public enum Role: String, Sendable {
+    enum Role: String, Sendable {
         case input, output
     }
 
     /// How the lane's values are shown.
-    public enum Shape: String, Sendable {
+    enum Shape: String, Sendable {
         /// Values are shown.
         case value
         /// Events carry no value (button taps).
@@ -30,12 +30,12 @@ public struct MarbleLane: Sendable, Equatable {
         case secret
     }
 
-    public var name: String
-    public var role: Role
-    public var shape: Shape
+    var name: String
+    var role: Role
+    var shape: Shape
 
     /// A lane.
-    public init(name: String, role: Role, shape: Shape) {
+    init(name: String, role: Role, shape: Shape) {
         self.name = name
         self.role = role
         self.shape = shape
@@ -43,27 +43,29 @@ public struct MarbleLane: Sendable, Equatable {
 }
 
 /// One event on one lane, as RxSwift's marble diagrams draw it: an element (a marble with
-/// its value), an error (a cross) or completion (a bar).
-public struct Marble: Sendable, Equatable {
+/// its value), an error (a cross) or completion (a bar). Usable from inline: an output's
+/// inlinable observer records them.
+@usableFromInline
+struct Marble: Sendable, Equatable {
     /// The kind of event.
-    public enum Kind: String, Sendable {
+    enum Kind: String, Sendable {
         case next, error, completed
     }
 
     /// The lane's name.
-    public var lane: String
-    public var kind: Kind
+    var lane: String
+    var kind: Kind
     /// What the marble shows: the value for `next` (nil on tap and secret lanes), the error for `error`.
-    public var label: String?
+    var label: String?
     /// For a secret lane's `next`: the value's length in characters, instead of the value.
-    public var length: Int?
+    var length: Int?
     /// When it happened, in microseconds of the server's monotonic clock.
-    public var timeMicroseconds: UInt64
+    var timeMicroseconds: UInt64
     /// Events of the session left out just before this one (a viewer gets a bounded rate of marbles).
-    public var skippedBefore: Int
+    var skippedBefore: Int
 
     /// A marble.
-    public init(lane: String, kind: Kind, label: String? = nil, length: Int? = nil, timeMicroseconds: UInt64, skippedBefore: Int = 0) {
+    init(lane: String, kind: Kind, label: String? = nil, length: Int? = nil, timeMicroseconds: UInt64, skippedBefore: Int = 0) {
         self.lane = lane
         self.kind = kind
         self.label = label

@@ -4,7 +4,7 @@
 
 extension ServerStats: JSONValueEncodable {
     /// `{"uptime":…,"sessions":{…},"messagesIn":…,"messagesOut":…,"p50":…,"p99":…,"rxResources":…,"loops":[…],"recent":[…]}`.
-    public func appendJSON(to json: inout String) {
+    func appendJSON(to json: inout String) {
         json.append("{\"uptime\":")
         json.append(String(Int((uptimeSeconds * 1000).rounded())))
         json.append(",\"sessions\":{")
@@ -42,7 +42,7 @@ extension ServerStats: JSONValueEncodable {
 
 extension SessionWatchEvent: JSONValueEncodable {
     /// One object with one key naming the event: `watching`, `notFound`, `marble`, `ended` or `stopped`.
-    public func appendJSON(to json: inout String) {
+    func appendJSON(to json: inout String) {
         switch self {
         case .watching(let session, let viewModel, let lanes):
             json.append("{\"watching\":{\"session\":")

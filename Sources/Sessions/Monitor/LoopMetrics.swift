@@ -23,11 +23,11 @@ public final class LoopMetrics: Sendable {
     /// Sessions opened on this loop since start.
     public var sessionsOpened: Int { opened.load(ordering: .relaxed) }
     /// Error messages sent on this loop since start.
-    public var errorsSent: Int { errors.load(ordering: .relaxed) }
+    var errorsSent: Int { errors.load(ordering: .relaxed) }
     /// Client messages received on this loop since start.
-    public var messagesReceived: Int { received.load(ordering: .relaxed) }
+    var messagesReceived: Int { received.load(ordering: .relaxed) }
     /// Server messages sent on this loop since start.
-    public var messagesSent: Int { sent.load(ordering: .relaxed) }
+    var messagesSent: Int { sent.load(ordering: .relaxed) }
 
     func sessionOpened() {
         open.wrappingAdd(1, ordering: .relaxed)

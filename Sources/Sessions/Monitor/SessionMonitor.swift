@@ -3,17 +3,17 @@ import RxSwift
 
 /// What the dashboard view model is given: the server's statistics once a second, and
 /// the watching of live sessions.
-public final class SessionMonitor {
+final class SessionMonitor {
     /// The counters every session counts into.
-    public let metrics: SessionMetrics
+    let metrics: SessionMetrics
     /// The live sessions.
-    public let registry: SessionRegistry
+    let registry: SessionRegistry
     /// One snapshot per `interval`, the first at once; one sampling timer however many
     /// dashboards watch, and none (and no message timing) while no dashboard is open.
-    public let stats: Observable<ServerStats>
+    let stats: Observable<ServerStats>
 
     /// A monitor whose snapshots come every `interval` on `scheduler` (the event loop's in `rxlive`).
-    public init(metrics: SessionMetrics = SessionMetrics(viewModels: []), registry: SessionRegistry = SessionRegistry(),
+    init(metrics: SessionMetrics = SessionMetrics(viewModels: []), registry: SessionRegistry = SessionRegistry(),
                 interval: RxTimeInterval = .seconds(1), scheduler: any SchedulerType = MainScheduler.instance) {
         self.metrics = metrics
         self.registry = registry

@@ -9,7 +9,7 @@ import Synchronization
 /// removes itself when it closes, so the reference can be strong (a weak one would give
 /// every session a side table). Ids are the sessions' 64 random bits, so an id cannot be
 /// guessed; only a dashboard viewer ever sees them listed.
-public final class SessionRegistry: Sendable {
+final class SessionRegistry: Sendable {
     /// 16 bytes a slot beside the 8 of its key (`SessionsLayoutTests`); the rest is the
     /// session's own.
     struct Entry {
@@ -31,14 +31,14 @@ public final class SessionRegistry: Sendable {
     private let clock: @Sendable () -> UInt64
 
     /// An empty registry whose viewers get at most `marbleLimit` marbles.
-    public init(marbleLimit: RateLimit = RateLimit(perSecond: 200, burst: 400),
+    init(marbleLimit: RateLimit = RateLimit(perSecond: 200, burst: 400),
                 clock: @escaping @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds }) {
         self.marbleLimit = marbleLimit
         self.clock = clock
     }
 
     /// Sessions open now.
-    public var count: Int { state.withLock { $0.entries.count } }
+    var count: Int { state.withLock { $0.entries.count } }
 
     func add(_ session: Session) {
         state.withLock { state in
@@ -67,7 +67,7 @@ public final class SessionRegistry: Sendable {
 
     /// The watch of the session whose id is `id` (hex, as in `ready`): its lanes, then a
     /// marble for each event on them until it closes; `notFound` for an unknown id.
-    public func watch(_ id: String) -> Observable<SessionWatchEvent> {
+    func watch(_ id: String) -> Observable<SessionWatchEvent> {
         Observable.deferred { [self] in
             guard let bits = UInt64(id, radix: 16),
                   let session = state.withLock({ $0.entries[bits]?.session }) else {

@@ -25,7 +25,7 @@
 /// - Size is bounded by the WebSocket layer (64 KiB per message); the reader is linear.
 public enum ClientMessageReader {
     /// The deepest nesting of arrays and objects accepted, the root object included.
-    public static let maxDepth = 32
+    static let maxDepth = 32
 
     /// Parses `text` as one client message.
     public static func read(_ text: String) -> Result<ClientMessage, ProtocolError> {

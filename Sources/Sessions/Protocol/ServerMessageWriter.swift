@@ -33,8 +33,10 @@ public enum ServerMessageWriter {
 }
 
 /// The output message of one output, with its constant head built once, so each
-/// element costs one small append.
-public struct OutputMessageTemplate: Sendable {
+/// element costs one small append. Usable from inline: the app's module specializes an
+/// output's observer (`WireOutput`), which writes through it.
+@usableFromInline
+struct OutputMessageTemplate: Sendable {
     @usableFromInline
     let head: String
     /// `head` as UTF-8, for messages written into the stack.
@@ -42,7 +44,8 @@ public struct OutputMessageTemplate: Sendable {
     let headBytes: [UInt8]
 
     /// A template for the output named `output`.
-    public init(output: String) {
+    @usableFromInline
+    init(output: String) {
         var head = "{\"output\":"
         head.appendJSONString(output)
         head.append(",\"value\":")
@@ -53,7 +56,7 @@ public struct OutputMessageTemplate: Sendable {
     /// Calls `body` with the message carrying `value` as UTF-8, written into the stack
     /// (valid during the call): no `String` is made for it.
     @inlinable
-    public func withMessage<Result>(_ value: some JSONValueEncodable, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+    func withMessage<Result>(_ value: some JSONValueEncodable, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
         value.withJSONBytes { valueBytes in
             headBytes.withUnsafeBytes { head in
                 withUnsafeTemporaryAllocation(byteCount: head.count + valueBytes.count + 1, alignment: 1) { buffer in
@@ -68,7 +71,7 @@ public struct OutputMessageTemplate: Sendable {
 
     /// The message carrying `value`.
     @inlinable
-    public func message(_ value: some JSONValueEncodable) -> String {
+    func message(_ value: some JSONValueEncodable) -> String {
         var json = head
         value.appendJSON(to: &json)
         json.append("}")
@@ -77,12 +80,12 @@ public struct OutputMessageTemplate: Sendable {
 }
 
 /// The `ready` message of one view model, built once but for the session id.
-public struct ReadyMessageTemplate: Sendable {
+struct ReadyMessageTemplate: Sendable {
     private let head: String
     private let tail: String
 
     /// A template for sessions of `viewModel` with these inputs and outputs (in order).
-    public init(viewModel: String, inputs: [(name: String, kind: InputKind)], outputs: [String]) {
+    init(viewModel: String, inputs: [(name: String, kind: InputKind)], outputs: [String]) {
         var head = "{\"ready\":{\"viewModel\":"
         head.appendJSONString(viewModel)
         head.append(",\"session\":")
@@ -104,7 +107,7 @@ public struct ReadyMessageTemplate: Sendable {
     }
 
     /// The message for the session `session`.
-    public func message(session: String) -> String {
+    func message(session: String) -> String {
         var json = head
         json.appendJSONString(session)
         json.append(tail)

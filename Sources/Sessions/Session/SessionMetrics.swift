@@ -14,14 +14,14 @@ public final class SessionMetrics: Sendable {
 
     /// Metrics for sessions of `viewModels` (each gets a `sessions_total` line from the start)
     /// served by `loopCount` event loops.
-    public init(viewModels: [String], loopCount: Int = 1) {
+    init(viewModels: [String], loopCount: Int = 1) {
         self.viewModels = Mutex(viewModels)
         loops = (0..<max(1, loopCount)).map { LoopMetrics(index: $0) }
         sessionsTotal = Mutex(Dictionary(uniqueKeysWithValues: viewModels.map { ($0, 0) }))
     }
 
     /// Adds `viewModel` to those listed (with zero counts) if it is not there yet.
-    public func declare(viewModel: String) {
+    func declare(viewModel: String) {
         viewModels.withLock { if !$0.contains(viewModel) { $0.append(viewModel) } }
         sessionsTotal.withLock { if $0[viewModel] == nil { $0[viewModel] = 0 } }
     }
@@ -30,7 +30,7 @@ public final class SessionMetrics: Sendable {
     public var viewModelNames: [String] { viewModels.withLock { $0 } }
 
     /// Sessions of `viewModel` open now.
-    public func sessionsOpen(_ viewModel: String) -> Int { openByViewModel.withLock { $0[viewModel] ?? 0 } }
+    func sessionsOpen(_ viewModel: String) -> Int { openByViewModel.withLock { $0[viewModel] ?? 0 } }
 
     /// The counters of the loop at `index` (0 for the first).
     func loop(_ index: Int) -> LoopMetrics { loops[index] }
@@ -59,9 +59,9 @@ public final class SessionMetrics: Sendable {
     /// Sessions opened since start for `viewModel`.
     public func sessionsTotal(_ viewModel: String) -> Int { sessionsTotal.withLock { $0[viewModel] ?? 0 } }
     /// Sessions open now on each loop, in the loops' order.
-    public var sessionsOpenPerLoop: [Int] { loops.map(\.sessionsOpen) }
+    var sessionsOpenPerLoop: [Int] { loops.map(\.sessionsOpen) }
     /// Sessions opened since start on each loop, in the loops' order.
-    public var sessionsTotalPerLoop: [Int] { loops.map(\.sessionsOpened) }
+    var sessionsTotalPerLoop: [Int] { loops.map(\.sessionsOpened) }
 
     private func sum(_ counter: (LoopMetrics) -> Int) -> Int {
         loops.reduce(0) { $0 &+ counter($1) }

@@ -14,33 +14,19 @@ public enum SessionRoutes {
         configuration: SessionConfiguration = SessionConfiguration(),
         logger: Logger = Logger(label: "rxlive.sessions")
     ) -> SessionMetrics {
-        register(viewModels, on: group.servers, configuration: configuration, logger: logger)
-    }
-
-    /// Registers `viewModels` on one server (before `start()`).
-    @discardableResult
-    public static func register(
-        _ viewModels: [WireViewModel], on server: HTTPServer,
-        configuration: SessionConfiguration = SessionConfiguration(),
-        logger: Logger = Logger(label: "rxlive.sessions")
-    ) -> SessionMetrics {
-        register(viewModels, on: [server], configuration: configuration, logger: logger)
-    }
-
-    private static func register(
-        _ declared: [WireViewModel], on servers: [HTTPServer], configuration: SessionConfiguration, logger: Logger
-    ) -> SessionMetrics {
+        let servers = group.servers
         let monitor = SessionMonitor(metrics: SessionMetrics(viewModels: [], loopCount: servers.count))
         let metrics = monitor.metrics
-        let viewModels = (declared + [.dashboard(monitor: monitor)])
+        // A view model behind the admin token (the dashboard's) is served only when there is one.
+        let served = (viewModels + [.dashboard(monitor: monitor)])
             .filter { $0.access != .adminToken || configuration.adminToken != nil }
         var names = Set<String>()
-        for wire in viewModels {
+        for wire in served {
             precondition(names.insert(wire.name).inserted, "two view models are named \(wire.name)")
             metrics.declare(viewModel: wire.name)
         }
         for (loop, server) in servers.enumerated() {
-            for wire in viewModels {
+            for wire in served {
                 let endpoint = SessionEndpoint(wire: wire, configuration: configuration, metrics: metrics,
                                                registry: monitor.registry, logger: logger, loop: loop,
                                                eventLoop: server.loop)
