@@ -15,7 +15,8 @@
 #
 # Usage: [PEERS='node-ws uws-python'] [MODES='throughput-64x1 throughput-256x4 sessions churn']
 #        [SESSIONS=10000] [DURATION=10] [ROUNDS=1] [BREAKDOWN=1] scripts/bench-peers.sh
-#   PEERS      any of node-ws uws-python py-websockets hummingbird uws-cpp (hummingbird's first
+#   PEERS      any of node-ws uws-python py-websockets hummingbird uws-cpp (default: node-ws uws-python,
+#              and uws-cpp when it can be run; hummingbird's first
 #              build takes minutes); MODES also takes `throughput` for both throughput modes
 #   UWS_CPP_BIN  the uws-cpp peer, built (../shared/peers/README.md); or UWS_SRC and USOCKETS_SRC,
 #              uWebSockets and uSockets extracted from the fetched repositories at the commits the
@@ -28,7 +29,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PEERS="${PEERS:-node-ws uws-python}"
+# uws-cpp joins the default peers once it can be run (built, or its sources given).
+default_peers="node-ws uws-python"
+if [ -n "${UWS_CPP_BIN:-}" ] || [ -x .build-bench/uws-cpp-server ] || { [ -n "${UWS_SRC:-}" ] && [ -n "${USOCKETS_SRC:-}" ]; }; then
+    default_peers="$default_peers uws-cpp"
+else
+    echo "bench-peers: no uws-cpp peer (set UWS_CPP_BIN, or UWS_SRC and USOCKETS_SRC: ../shared/peers/README.md)" >&2
+fi
+PEERS="${PEERS:-$default_peers}"
 MODES="${MODES:-throughput-64x1 throughput-256x4 sessions churn}"
 MODES="$(sed -E 's/(^| )throughput( |$)/\1throughput-64x1 throughput-256x4\2/' <<<"$MODES")"
 SESSIONS="${SESSIONS:-10000}"
