@@ -57,6 +57,23 @@ public struct HTTPRequestHead: Sendable, Equatable {
         headers.filter { Self.sameName($0.name, name) }.map(\.value)
     }
 
+    /// How many headers are named `name` (case-insensitive), and the first one's value: a
+    /// lookup that makes no array.
+    func headerCount(named name: String) -> (count: Int, first: String?) {
+        var count = 0
+        var first: String?
+        for header in headers where Self.sameName(header.name, name) {
+            if count == 0 { first = header.value }
+            count += 1
+        }
+        return (count, first)
+    }
+
+    /// Whether some header named `name` (case-insensitive) has a value `predicate` accepts.
+    func containsHeader(named name: String, where predicate: (String) -> Bool) -> Bool {
+        headers.contains { Self.sameName($0.name, name) && predicate($0.value) }
+    }
+
     /// Header names compared byte by byte with ASCII case folded: an upgrade looks up eight
     /// headers, and lowercasing both names for each comparison allocated two strings.
     static func sameName(_ lhs: String, _ rhs: String) -> Bool {
@@ -78,7 +95,7 @@ public struct HTTPRequestHead: Sendable, Equatable {
 
     /// True when the `Connection` header lists `token` (case-insensitive; `token` in lower case).
     public func connectionHeaderContains(_ token: String) -> Bool {
-        headers(named: "connection").contains { WebSocketHandshake.headerValue($0, containsToken: token) }
+        containsHeader(named: "connection") { WebSocketHandshake.headerValue($0, containsToken: token) }
     }
 
     /// Whether the connection stays open after this request (HTTP/1.1 default on, 1.0 default off).

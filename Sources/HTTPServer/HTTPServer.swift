@@ -209,7 +209,8 @@ public final class HTTPServer {
         // absolute-form target's authority is the host checked (RFC 9112 §3.2.2).
         if let host = request.host, !hostPolicy.accepts(host: host) { return .response(.error(421)) }
         let isGetOrHead = request.method == "GET" || request.method == "HEAD"
-        let notAllowed = HTTPResponse.error(405, headers: [("Allow", "GET, HEAD")])
+        // Made only when it is the answer (an upgrade, the usual request, never needs it).
+        var notAllowed: HTTPResponse { HTTPResponse.error(405, headers: [("Allow", "GET, HEAD")]) }
         if let health = configuration.healthCheckPath, request.path == health {
             guard isGetOrHead else { return .response(notAllowed) }
             return .response(isDraining || isInDrainGrace

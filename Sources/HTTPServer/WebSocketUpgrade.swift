@@ -10,32 +10,33 @@ enum WebSocketUpgrade {
 
     static func evaluate(_ request: HTTPRequestHead, hostPolicy: HostPolicy) -> Verdict {
         guard request.method == "GET" else { return .refuse(.error(405, headers: [("Allow", "GET")])) }
-        let upgrade = request.headers(named: "upgrade")
-        guard upgrade.contains(where: { WebSocketHandshake.headerValue($0, containsToken: "websocket") }) else {
+        guard request.containsHeader(named: "upgrade", where: { WebSocketHandshake.headerValue($0, containsToken: "websocket") }) else {
             return .refuse(.error(426, headers: [("Upgrade", "websocket"), ("Sec-WebSocket-Version", "13")]))
         }
         guard request.version.minor >= 1, request.body == .none else { return .refuse(.error(400)) }
-        guard request.headers(named: "connection").contains(where: { WebSocketHandshake.headerValue($0, containsToken: "upgrade") }) else {
+        guard request.containsHeader(named: "connection", where: { WebSocketHandshake.headerValue($0, containsToken: "upgrade") }) else {
             return .refuse(.error(400))
         }
-        let versions = request.headers(named: "sec-websocket-version")
-        guard versions.count == 1 else { return .refuse(.error(400, headers: [("Sec-WebSocket-Version", "13")])) }
-        guard WebSocketHandshake.isSupportedVersion(versions[0]) else {
+        let versions = request.headerCount(named: "sec-websocket-version")
+        guard versions.count == 1, let version = versions.first else {
+            return .refuse(.error(400, headers: [("Sec-WebSocket-Version", "13")]))
+        }
+        guard WebSocketHandshake.isSupportedVersion(version) else {
             return .refuse(.error(426, headers: [("Sec-WebSocket-Version", "13")]))
         }
-        let keys = request.headers(named: "sec-websocket-key")
-        guard keys.count == 1, WebSocketHandshake.isValidKey(keys[0]) else { return .refuse(.error(400)) }
+        let keys = request.headerCount(named: "sec-websocket-key")
+        guard keys.count == 1, let key = keys.first, WebSocketHandshake.isValidKey(key) else { return .refuse(.error(400)) }
         guard isOriginAllowed(request, hostPolicy: hostPolicy) else { return .refuse(.error(403)) }
-        return .accept(key: keys[0])
+        return .accept(key: key)
     }
 
     /// No Origin (non-browser clients) passes; otherwise it must be the page's own origin
     /// (the server's scheme with the request's Host, which routing already checked) or listed.
     static func isOriginAllowed(_ request: HTTPRequestHead, hostPolicy: HostPolicy) -> Bool {
-        let origins = request.headers(named: "origin")
-        guard !origins.isEmpty else { return true }
+        let origins = request.headerCount(named: "origin")
+        guard let origin = origins.first else { return true }
         guard origins.count == 1 else { return false }
-        return hostPolicy.allows(origin: origins[0], host: request.host ?? "")
+        return hostPolicy.allows(origin: origin, host: request.host ?? "")
     }
 
     /// The permessage-deflate settings for the request's `Sec-WebSocket-Extensions` offers:

@@ -12,7 +12,11 @@ public enum WebSocketHandshake {
     /// the canonical base64 form of exactly 16 bytes: 22 base64 characters, the
     /// last one carrying no stray bits, then "==".
     public static func isValidKey(_ key: some StringProtocol) -> Bool {
-        let bytes = Array(trimmingSpaces(key).utf8)
+        if let valid = withTrimmedASCII(key, isValidKey(bytes:)) { return valid }
+        return Array(trimmingSpaces(key).utf8).withUnsafeBufferPointer(isValidKey(bytes:))
+    }
+
+    private static func isValidKey(bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard bytes.count == 24, bytes[22] == UInt8(ascii: "="), bytes[23] == UInt8(ascii: "=") else {
             return false
         }
@@ -24,7 +28,22 @@ public enum WebSocketHandshake {
 
     /// Whether a `Sec-WebSocket-Version` value asks for version 13.
     public static func isSupportedVersion(_ value: some StringProtocol) -> Bool {
-        trimmingSpaces(value) == supportedVersion
+        if let supported = withTrimmedASCII(value, { $0.elementsEqual(supportedVersion.utf8) }) { return supported }
+        return trimmingSpaces(value) == supportedVersion
+    }
+
+    /// `body` of the value without surrounding spaces and tabs, read in place as bytes; nil
+    /// when the value is not ASCII (the Character path then decides) or not contiguous.
+    private static func withTrimmedASCII<Result>(_ value: some StringProtocol,
+                                                 _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
+        value.utf8.withContiguousStorageIfAvailable { bytes -> Result? in
+            for byte in bytes where byte >= 0x80 { return nil }
+            var start = 0
+            var end = bytes.count
+            while start < end && (bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t")) { start += 1 }
+            while end > start && (bytes[end - 1] == UInt8(ascii: " ") || bytes[end - 1] == UInt8(ascii: "\t")) { end -= 1 }
+            return body(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+        } ?? nil
     }
 
     /// Whether a comma-separated header value (`Connection`, `Upgrade`) lists
@@ -46,15 +65,7 @@ public enum WebSocketHandshake {
     /// computed with OpenSSL. The key is used as sent, minus surrounding spaces.
     public static func acceptValue(forKey key: some StringProtocol) -> String {
         // An ASCII key (every valid one) is read in place; others take the Character path.
-        let inPlace = key.utf8.withContiguousStorageIfAvailable { bytes -> String? in
-            for byte in bytes where byte >= 0x80 { return nil }
-            var start = 0
-            var end = bytes.count
-            while start < end && (bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t")) { start += 1 }
-            while end > start && (bytes[end - 1] == UInt8(ascii: " ") || bytes[end - 1] == UInt8(ascii: "\t")) { end -= 1 }
-            return acceptValue(forKeyBytes: UnsafeBufferPointer(rebasing: bytes[start..<end]))
-        } ?? nil
-        if let inPlace { return inPlace }
+        if let value = withTrimmedASCII(key, acceptValue(forKeyBytes:)) { return value }
         return Array(trimmingSpaces(key).utf8).withUnsafeBufferPointer { acceptValue(forKeyBytes: $0) }
     }
 

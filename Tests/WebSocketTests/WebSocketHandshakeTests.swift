@@ -20,6 +20,18 @@ final class WebSocketHandshakeTests: XCTestCase {
                        WebSocketHandshake.acceptValue(forKey: String("é dGhlIHNhbXBsZSBub25jZQ==")))
     }
 
+    /// The byte path (ASCII) and the Character path (other text) trim and judge alike.
+    func testKeyAndVersionChecksTrimOnEveryPath() {
+        XCTAssertTrue(WebSocketHandshake.isValidKey("\t dGhlIHNhbXBsZSBub25jZQ== "))
+        XCTAssertTrue(WebSocketHandshake.isValidKey("x: dGhlIHNhbXBsZSBub25jZQ==".dropFirst(3)))
+        XCTAssertFalse(WebSocketHandshake.isValidKey("dGhlIHNhbXBsZSBub25jZQ==é"))
+        XCTAssertFalse(WebSocketHandshake.isValidKey("dGhlIHNhbXBsZSBub25jZQ= ="))
+        XCTAssertTrue(WebSocketHandshake.isSupportedVersion(" 13\t"))
+        XCTAssertFalse(WebSocketHandshake.isSupportedVersion("13, 8"))
+        XCTAssertFalse(WebSocketHandshake.isSupportedVersion("１３"))
+        XCTAssertFalse(WebSocketHandshake.isSupportedVersion("13é"))
+    }
+
     func testAcceptValueOfAnotherKey() {
         // Value computed independently with `printf %s KEY+GUID | openssl sha1 -binary | base64`.
         XCTAssertEqual(WebSocketHandshake.acceptValue(forKey: "x3JJHMbDL1EzLkh9GBhXDw=="),
