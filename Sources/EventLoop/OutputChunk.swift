@@ -93,7 +93,14 @@ struct ChunkList: RandomAccessCollection {
     }
 
     mutating func removeFirst(_ count: Int) {
-        for _ in 0..<count { removeFirst() }
+        guard count > 0 else { return }
+        guard count <= rest.count else {
+            removeAll()
+            return
+        }
+        head = rest[count - 1]
+        rest.removeFirst(count)
+        if rest.isEmpty { rest = [] }
     }
 
     @discardableResult

@@ -78,19 +78,14 @@ public struct HTTPRequestHead: Sendable, Equatable {
     /// headers, and lowercasing both names for each comparison allocated two strings.
     static func sameName(_ lhs: String, _ rhs: String) -> Bool {
         guard lhs.utf8.count == rhs.utf8.count else { return false }
-        let compared = lhs.utf8.withContiguousStorageIfAvailable { left in
-            rhs.utf8.withContiguousStorageIfAvailable { right in
-                for index in 0..<left.count where left[index] != right[index] {
-                    guard ASCIITokenList.lowercase(left[index]) == ASCIITokenList.lowercase(right[index]) else { return false }
-                }
+        var (lhs, rhs) = (lhs, rhs)
+        return lhs.withUTF8 { left in
+            rhs.withUTF8 { right in
+                for index in 0..<left.count
+                where ASCIITokenList.lowercase(left[index]) != ASCIITokenList.lowercase(right[index]) { return false }
                 return true
             }
         }
-        if let compared, let compared { return compared }
-        for (a, b) in zip(lhs.utf8, rhs.utf8) where a != b {
-            guard a | 0x20 == b | 0x20, (a | 0x20) >= 0x61, (a | 0x20) <= 0x7A else { return false }
-        }
-        return true
     }
 
     /// True when the `Connection` header lists `token` (case-insensitive; `token` in lower case).

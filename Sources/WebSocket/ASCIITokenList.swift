@@ -12,11 +12,7 @@ public enum ASCIITokenList {
         while start <= value.count {
             var end = start
             while end < value.count && value[end] != UInt8(ascii: ",") { end += 1 }
-            var first = start
-            var last = end
-            while first < last && isSpace(value[first]) { first += 1 }
-            while last > first && isSpace(value[last - 1]) { last -= 1 }
-            if last - first == token.count && equalIgnoringCase(value, from: first, token) { return true }
+            if equalIgnoringCase(trimmingSpaces(UnsafeBufferPointer(rebasing: value[start..<end])), token) { return true }
             start = end + 1
         }
         return false
@@ -28,12 +24,21 @@ public enum ASCIITokenList {
         byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
     }
 
+    /// `bytes` without the spaces and tabs around them.
+    static func trimmingSpaces(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        var start = 0
+        var end = bytes.count
+        while start < end && isSpace(bytes[start]) { start += 1 }
+        while end > start && isSpace(bytes[end - 1]) { end -= 1 }
+        return UnsafeBufferPointer(rebasing: bytes[start..<end])
+    }
+
     @inline(__always)
     private static func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
 
-    private static func equalIgnoringCase(_ value: UnsafeBufferPointer<UInt8>, from offset: Int,
-                                          _ token: UnsafeBufferPointer<UInt8>) -> Bool {
-        for index in 0..<token.count where lowercase(value[offset + index]) != lowercase(token[index]) { return false }
+    private static func equalIgnoringCase(_ value: UnsafeBufferPointer<UInt8>, _ token: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard value.count == token.count else { return false }
+        for index in 0..<token.count where lowercase(value[index]) != lowercase(token[index]) { return false }
         return true
     }
 }

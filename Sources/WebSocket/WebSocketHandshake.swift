@@ -38,11 +38,7 @@ public enum WebSocketHandshake {
                                                  _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
         value.utf8.withContiguousStorageIfAvailable { bytes -> Result? in
             for byte in bytes where byte >= 0x80 { return nil }
-            var start = 0
-            var end = bytes.count
-            while start < end && (bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t")) { start += 1 }
-            while end > start && (bytes[end - 1] == UInt8(ascii: " ") || bytes[end - 1] == UInt8(ascii: "\t")) { end -= 1 }
-            return body(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+            return body(ASCIITokenList.trimmingSpaces(bytes))
         } ?? nil
     }
 
