@@ -112,24 +112,32 @@ public struct HTTPRequestDecoder {
     }
 
     /// Index just past CRLFCRLF, a failure for malformed bytes or an oversized head, or nil.
+    /// One pass over the buffer's storage; ordinary bytes (not a control, not after a CR)
+    /// take one comparison each.
     private mutating func scanForEndOfHead() -> Result<Int, HTTPParseError>? {
-        while scanned < buffer.count {
-            let index = scanned
-            let byte = buffer[index]
-            if index >= limits.maxHeadSize { return .failure(.headTooLarge) }
-            if HTTPRequestParser.isForbiddenControl(byte) { return .failure(.badRequest("control character")) }
-            if index > 0 && buffer[index - 1] == HTTPRequestParser.cr && byte != HTTPRequestParser.lf {
-                return .failure(.badRequest("bare CR"))
-            }
-            if byte == HTTPRequestParser.lf {
-                if index == 0 || buffer[index - 1] != HTTPRequestParser.cr { return .failure(.badRequest("bare LF")) }
-                if index >= 3 && buffer[index - 2] == HTTPRequestParser.lf {
-                    scanned = index + 1
-                    return .success(index + 1)
+        let maxHeadSize = limits.maxHeadSize
+        let (result, stop) = buffer.withUnsafeBufferPointer { bytes -> (Result<Int, HTTPParseError>?, Int) in
+            var index = scanned
+            var previous: UInt8 = index > 0 ? bytes[index - 1] : 0
+            while index < bytes.count {
+                if index >= maxHeadSize { return (.failure(.headTooLarge), index) }
+                let byte = bytes[index]
+                if byte < 0x20 || byte == 0x7F || previous == HTTPRequestParser.cr {
+                    if HTTPRequestParser.isForbiddenControl(byte) { return (.failure(.badRequest("control character")), index) }
+                    if previous == HTTPRequestParser.cr && byte != HTTPRequestParser.lf {
+                        return (.failure(.badRequest("bare CR")), index)
+                    }
+                    if byte == HTTPRequestParser.lf {
+                        if previous != HTTPRequestParser.cr { return (.failure(.badRequest("bare LF")), index) }
+                        if index >= 3 && bytes[index - 2] == HTTPRequestParser.lf { return (.success(index + 1), index + 1) }
+                    }
                 }
+                previous = byte
+                index += 1
             }
-            scanned += 1
+            return (nil, index)
         }
-        return nil
+        scanned = stop
+        return result
     }
 }

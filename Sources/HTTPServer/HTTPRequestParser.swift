@@ -8,29 +8,42 @@
 public enum HTTPRequestParser {
     /// Parses `head`; `maxHeaderCount` bounds the number of header fields.
     public static func parse(_ head: ArraySlice<UInt8>, maxHeaderCount: Int = 100) -> Result<HTTPRequestHead, HTTPParseError> {
-        var lines: [ArraySlice<UInt8>] = []
-        var start = head.startIndex
-        var index = head.startIndex
-        while index < head.endIndex {
+        head.withUnsafeBufferPointer { parse(bytes: $0, maxHeaderCount: maxHeaderCount) }
+    }
+
+    /// Two passes over the bytes in place: the first checks line ends and control characters
+    /// and counts the lines, the second reads the request line and each header line by its
+    /// offsets. Only the head's own strings are made (no array of lines, no split).
+    private static func parse(bytes head: UnsafeBufferPointer<UInt8>, maxHeaderCount: Int) -> Result<HTTPRequestHead, HTTPParseError> {
+        var lineCount = 1
+        var requestLineEnd = head.count
+        var index = 0
+        while index < head.count {
             let byte = head[index]
             if byte == cr {
-                guard index + 1 < head.endIndex, head[index + 1] == lf else { return .failure(.badRequest("bare CR")) }
-                lines.append(head[start..<index])
+                guard index + 1 < head.count, head[index + 1] == lf else { return .failure(.badRequest("bare CR")) }
+                if lineCount == 1 { requestLineEnd = index }
+                lineCount += 1
                 index += 2
-                start = index
                 continue
             }
             if byte == lf { return .failure(.badRequest("bare LF")) }
             if isForbiddenControl(byte) { return .failure(.badRequest("control character")) }
             index += 1
         }
-        lines.append(head[start..<head.endIndex])
-        guard let requestLine = lines.first, !requestLine.isEmpty else { return .failure(.badRequest("empty request line")) }
-        if lines.count - 1 > maxHeaderCount { return .failure(.tooManyHeaders) }
+        guard requestLineEnd > 0 else { return .failure(.badRequest("empty request line")) }
+        if lineCount - 1 > maxHeaderCount { return .failure(.tooManyHeaders) }
 
-        let parts = requestLine.split(separator: space, maxSplits: 3, omittingEmptySubsequences: false)
-        guard parts.count == 3 else { return .failure(.badRequest("request line is not method SP target SP version")) }
-        let (methodBytes, targetBytes, versionBytes) = (parts[0], parts[1], parts[2])
+        // method SP target SP version: exactly two spaces.
+        let requestLine = UnsafeBufferPointer(rebasing: head[0..<requestLineEnd])
+        guard let firstSpace = requestLine.firstIndex(of: space),
+              let secondSpace = requestLine[(firstSpace + 1)...].firstIndex(of: space),
+              !requestLine[(secondSpace + 1)...].contains(space) else {
+            return .failure(.badRequest("request line is not method SP target SP version"))
+        }
+        let methodBytes = requestLine[..<firstSpace]
+        let targetBytes = requestLine[(firstSpace + 1)..<secondSpace]
+        let versionBytes = requestLine[(secondSpace + 1)...]
         guard !methodBytes.isEmpty, methodBytes.allSatisfy(isTokenCharacter) else { return .failure(.badRequest("bad method")) }
         guard !targetBytes.isEmpty, targetBytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return .failure(.badRequest("bad target")) }
         let version: (major: Int, minor: Int)
@@ -49,25 +62,32 @@ public enum HTTPRequestParser {
         }
 
         var headers: [(name: String, value: String)] = []
-        headers.reserveCapacity(lines.count - 1)
-        for line in lines.dropFirst() {
+        headers.reserveCapacity(lineCount - 1)
+        var lineStart = requestLineEnd + 2
+        while lineStart <= head.count && headers.count < lineCount - 1 {
+            var lineEnd = lineStart
+            while lineEnd < head.count && head[lineEnd] != cr { lineEnd += 1 }
+            let line = head[lineStart..<lineEnd]
+            lineStart = lineEnd + 2
             guard let first = line.first else { return .failure(.badRequest("empty header line")) }
             if first == space || first == tab { return .failure(.badRequest("obsolete line folding")) }
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return .failure(.badRequest("header without colon")) }
             let name = line[line.startIndex..<colon]
             guard !name.isEmpty, name.allSatisfy(isTokenCharacter) else { return .failure(.badRequest("bad header name")) }
-            var value = line[(colon + 1)...]
-            while let b = value.first, b == space || b == tab { value.removeFirst() }
-            while let b = value.last, b == space || b == tab { value.removeLast() }
-            headers.append((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
+            var valueStart = colon + 1
+            var valueEnd = line.endIndex
+            while valueStart < valueEnd, head[valueStart] == space || head[valueStart] == tab { valueStart += 1 }
+            while valueEnd > valueStart, head[valueEnd - 1] == space || head[valueEnd - 1] == tab { valueEnd -= 1 }
+            headers.append((String(decoding: UnsafeBufferPointer(rebasing: name), as: UTF8.self),
+                            String(decoding: UnsafeBufferPointer(rebasing: head[valueStart..<valueEnd]), as: UTF8.self)))
         }
 
-        var request = HTTPRequestHead(method: String(decoding: methodBytes, as: UTF8.self), target: target,
-                                      authority: authority, version: version, headers: headers)
+        var request = HTTPRequestHead(method: String(decoding: UnsafeBufferPointer(rebasing: methodBytes), as: UTF8.self),
+                                      target: target, authority: authority, version: version, headers: headers)
         // RFC 9112 §3.2: more than one Host is 400 in every version, none in 1.1 too.
-        let hosts = request.headers(named: "host")
+        let hosts = request.headerCount(named: "host")
         if hosts.count > 1 { return .failure(.badRequest("more than one Host")) }
-        if version.minor >= 1 && hosts.isEmpty { return .failure(.badRequest("HTTP/1.1 needs a Host")) }
+        if version.minor >= 1 && hosts.count == 0 { return .failure(.badRequest("HTTP/1.1 needs a Host")) }
         // An empty Host is allowed (a target without authority); any other must be host[:port].
         if let host = hosts.first, !host.isEmpty, HostPolicy.name(ofHostHeader: host) == nil {
             return .failure(.badRequest("bad Host"))
@@ -79,8 +99,8 @@ public enum HTTPRequestParser {
         return .success(request)
     }
 
-    private static func parseVersion(_ bytes: ArraySlice<UInt8>) -> Result<(major: Int, minor: Int), HTTPParseError> {
-        let text = Array(bytes)
+    private static func parseVersion(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Result<(major: Int, minor: Int), HTTPParseError> {
+        let text = UnsafeBufferPointer(rebasing: bytes)
         guard text.count == 8, text[0..<5].elementsEqual("HTTP/".utf8), isDigit(text[5]), text[6] == UInt8(ascii: "."),
               isDigit(text[7]) else {
             return .failure(.badRequest("bad HTTP version"))
@@ -109,6 +129,10 @@ public enum HTTPRequestParser {
     }
 
     private static func bodyFraming(_ request: HTTPRequestHead) -> Result<HTTPRequestHead.Body, HTTPParseError> {
+        // The usual request has neither header: two look-ups that make no array.
+        if request.headerCount(named: "transfer-encoding").count == 0 && request.headerCount(named: "content-length").count == 0 {
+            return .success(.none)
+        }
         let transferEncodings = request.headers(named: "transfer-encoding")
         let lengths = request.headers(named: "content-length")
         if !transferEncodings.isEmpty {

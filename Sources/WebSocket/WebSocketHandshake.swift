@@ -11,7 +11,8 @@ public enum WebSocketHandshake {
     /// Whether `key` (a `Sec-WebSocket-Key` value, surrounding spaces ignored) is
     /// the canonical base64 form of exactly 16 bytes: 22 base64 characters, the
     /// last one carrying no stray bits, then "==".
-    public static func isValidKey(_ key: some StringProtocol) -> Bool {
+    @_specialize(exported: true, where Value == String)
+    public static func isValidKey<Value: StringProtocol>(_ key: Value) -> Bool {
         if let valid = withTrimmedASCII(key, isValidKey(bytes:)) { return valid }
         return Array(trimmingSpaces(key).utf8).withUnsafeBufferPointer(isValidKey(bytes:))
     }
@@ -27,13 +28,16 @@ public enum WebSocketHandshake {
     }
 
     /// Whether a `Sec-WebSocket-Version` value asks for version 13.
-    public static func isSupportedVersion(_ value: some StringProtocol) -> Bool {
+    @_specialize(exported: true, where Value == String)
+    public static func isSupportedVersion<Value: StringProtocol>(_ value: Value) -> Bool {
         if let supported = withTrimmedASCII(value, { $0.elementsEqual(supportedVersion.utf8) }) { return supported }
         return trimmingSpaces(value) == supportedVersion
     }
 
     /// `body` of the value without surrounding spaces and tabs, read in place as bytes; nil
     /// when the value is not ASCII (the Character path then decides) or not contiguous.
+    /// The public callers are specialized for `String` (the server's header values), which
+    /// spares each upgrade a dozen generic metadata look-ups.
     private static func withTrimmedASCII<Result>(_ value: some StringProtocol,
                                                  _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
         value.utf8.withContiguousStorageIfAvailable { bytes -> Result? in
@@ -44,7 +48,8 @@ public enum WebSocketHandshake {
 
     /// Whether a comma-separated header value (`Connection`, `Upgrade`) lists
     /// `token`, compared case-insensitively (e.g. "keep-alive, Upgrade" has "upgrade").
-    public static func headerValue(_ value: some StringProtocol, containsToken token: String) -> Bool {
+    @_specialize(exported: true, where Value == String)
+    public static func headerValue<Value: StringProtocol>(_ value: Value, containsToken token: String) -> Bool {
         // ASCII, the usual case, is scanned as bytes; other text goes through Unicode
         // lowercasing, which can map a non-ASCII letter to an ASCII one (the Kelvin sign).
         let scanned = value.utf8.withContiguousStorageIfAvailable { value in
@@ -59,7 +64,8 @@ public enum WebSocketHandshake {
 
     /// The `Sec-WebSocket-Accept` value for a client key: base64(SHA-1(key + GUID)),
     /// computed with OpenSSL. The key is used as sent, minus surrounding spaces.
-    public static func acceptValue(forKey key: some StringProtocol) -> String {
+    @_specialize(exported: true, where Value == String)
+    public static func acceptValue<Value: StringProtocol>(forKey key: Value) -> String {
         // An ASCII key (every valid one) is read in place; others take the Character path.
         if let value = withTrimmedASCII(key, acceptValue(forKeyBytes:)) { return value }
         return Array(trimmingSpaces(key).utf8).withUnsafeBufferPointer { acceptValue(forKeyBytes: $0) }
@@ -98,7 +104,8 @@ public enum WebSocketHandshake {
     /// The status line and headers of the `101 Switching Protocols` answer,
     /// ending with the blank line; `extensions` is the `Sec-WebSocket-Extensions` value
     /// of the extensions accepted, if any.
-    public static func switchingProtocolsResponse(forKey key: some StringProtocol, extensions: String? = nil) -> String {
+    @_specialize(exported: true, where Value == String)
+    public static func switchingProtocolsResponse<Value: StringProtocol>(forKey key: Value, extensions: String? = nil) -> String {
         // Appended into one buffer: chained `+` made a string per step.
         var response = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
         response.reserveCapacity(160 + (extensions?.utf8.count ?? 0))

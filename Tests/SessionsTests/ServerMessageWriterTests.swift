@@ -11,6 +11,21 @@ final class ServerMessageWriterTests: XCTestCase {
         XCTAssertEqual(ready, #"{"ready":{"viewModel":"login","session":"s-1","inputs":{"username":"text","password":"text","loginTapped":"tap"},"outputs":["isLoginButtonEnabled","loginResult"]}}"#)
     }
 
+    /// The stack-written ready (the session's open) is `message(session:)` with the id in
+    /// lowercase hex, without leading zeros, for every digit count.
+    func testStackWrittenReadyMatchesTheStringOne() {
+        let template = ReadyMessageTemplate(viewModel: "sum", inputs: [(name: "number1", kind: .text), (name: "go", kind: .tap)],
+                                            outputs: ["sum"])
+        var bits: [UInt64] = [0, 1, 9, 0xa, 0xf, 0x10, 0xff, 0x100, 0xdead_beef, 1 << 63, UInt64.max, 0x0123_4567_89ab_cdef]
+        for shift in 0..<64 { bits.append(1 << UInt64(shift)); bits.append((1 << UInt64(shift)) - 1) }
+        for value in bits {
+            let written = template.withMessage(sessionBits: value) { String(decoding: $0, as: UTF8.self) }
+            XCTAssertEqual(written, template.message(session: String(value, radix: 16)), "\(value)")
+        }
+        XCTAssertEqual(template.withMessage(sessionBits: 0xab) { String(decoding: $0, as: UTF8.self) },
+                       #"{"ready":{"viewModel":"sum","session":"ab","inputs":{"number1":"text","go":"tap"},"outputs":["sum"]}}"#)
+    }
+
     func testOutputsWithBooleansAndNumbers() {
         XCTAssertEqual(ServerMessageWriter.output("isLoginButtonEnabled", value: true), #"{"output":"isLoginButtonEnabled","value":true}"#)
         XCTAssertEqual(ServerMessageWriter.output("loginResult", value: false), #"{"output":"loginResult","value":false}"#)

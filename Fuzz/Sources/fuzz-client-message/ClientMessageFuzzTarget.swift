@@ -10,7 +10,9 @@ import Sessions
 /// - a message the reader accepts is JSON to Foundation's `JSONSerialization`: an object
 ///   whose `"input"` is the same string, whose `"value"` is absent, the same string, or a
 ///   non-string whose kept text is itself JSON;
-/// - reading is deterministic, and reading the `String` gives what reading the bytes gives.
+/// - reading is deterministic, and reading the `String` gives what reading the bytes gives;
+/// - for any bytes, an input table's `decode(utf8:)` (with its plain-message shortcut)
+///   gives what the full reader and `resolve` give.
 ///
 /// With `FUZZ_ACCEPTED_DIR` set, every accepted message is also written there, so a replay
 /// of a corpus can hand them to a second oracle (Python's `json`, Tests/EndToEnd/test_fuzz_corpus.py).
@@ -18,6 +20,8 @@ import Sessions
 public func fuzzClientMessage(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let input = FuzzInput(data, size)
     let result = ClientMessageReader.read(utf8: input.bytes)
+    invariant(fuzzedInputs.decode(utf8: input.bytes) == result.flatMap(fuzzedInputs.resolve),
+              "the plain-message shortcut differs from the full reader")
     guard String(validating: input.bytes, as: UTF8.self) != nil else { return 0 }
     let text = String(decoding: input.bytes, as: UTF8.self)
     invariant(ClientMessageReader.read(text) == result, "reading the String differs from reading the bytes")
@@ -50,6 +54,13 @@ public func fuzzClientMessage(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CIn
     AcceptedMessages.write(bytes, message)
     return 0
 }
+
+/// Inputs of every kind, named as the corpus and dictionary name them (one name with a
+/// character that has a decomposed form, `é`).
+let fuzzedInputs = InputTable([
+    (name: "left", kind: .text), (name: "login", kind: .tap), (name: "x", kind: .value),
+    (name: "", kind: .text), (name: "caf\u{E9}", kind: .text),
+])
 
 /// True when a number outside the strings of `json` overflows a Double (e.g. `1e400`).
 func hasNumberBeyondDouble(_ json: [UInt8]) -> Bool {

@@ -1,6 +1,9 @@
 /// The inputs a view model exposes on the wire, and the check that turns a parsed
 /// `ClientMessage` into an event for one of them (`unknown_input`, `bad_value`).
-public struct InputTable: Sendable {
+///
+/// A class, though immutable: a session reads it once per message, and a struct of five
+/// arrays and strings was copied there with a retain and a release of each.
+public final class InputTable: Sendable {
     /// One input event, ready to be fed to the input's subject.
     public struct Event: Sendable, Equatable {
         /// What the event carries.
@@ -22,6 +25,10 @@ public struct InputTable: Sendable {
     public let inputs: [(name: String, kind: InputKind)]
     private let indexByName: [String: Int]
     private let namesForPeople: String
+    /// Every name's UTF-8, one after the other, and where each ends: the plain-message
+    /// path compares a name's bytes here without making a `String`.
+    private let packedNames: [UInt8]
+    private let packedNameEnds: [Int]
 
     /// A table of `inputs`; names must be unique.
     public init(_ inputs: [(name: String, kind: InputKind)]) {
@@ -33,6 +40,9 @@ public struct InputTable: Sendable {
         }
         self.indexByName = indexByName
         namesForPeople = inputs.map(\.name).joined(separator: ", ")
+        packedNames = inputs.flatMap { Array($0.name.utf8) }
+        var end = 0
+        packedNameEnds = inputs.map { end += $0.name.utf8.count; return end }
     }
 
     /// The index of the input named `name`: a linear scan for the usual handful of
@@ -44,14 +54,33 @@ public struct InputTable: Sendable {
         return indexByName[name]
     }
 
+    /// The index of the input whose name has exactly these UTF-8 bytes. Byte equality
+    /// implies `String` equality, and names are unique as strings, so this never finds
+    /// another input than `index(of:)`; a name equal only after normalization is not
+    /// found here and is left to `index(of:)`.
+    func index(ofUTF8 name: UnsafeBufferPointer<UInt8>) -> Int? {
+        packedNames.withUnsafeBufferPointer { packed in
+            var start = 0
+            for (index, end) in packedNameEnds.enumerated() {
+                if end - start == name.count {
+                    guard let packedBase = packed.baseAddress, let nameBase = name.baseAddress else { return index }  // empty
+                    if bytesEqual(packedBase + start, nameBase, name.count) { return index }
+                }
+                start = end
+            }
+            return nil
+        }
+    }
+
     /// Parses `text` and checks it against the inputs.
     public func decode(_ text: String) -> Result<Event, ProtocolError> {
         ClientMessageReader.read(text).flatMap(resolve)
     }
 
     /// Parses UTF-8 bytes and checks them against the inputs.
+    /// The plain shapes of client messages take a byte-matching shortcut that gives the same answer.
     public func decode(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Result<Event, ProtocolError> {
-        ClientMessageReader.read(utf8: bytes).flatMap(resolve)
+        Result { () throws(ProtocolError) -> Event in try event(utf8: bytes) }
     }
 
     /// Checks a parsed message against the inputs: the name must be declared; a text
@@ -63,7 +92,8 @@ public struct InputTable: Sendable {
 
     /// `decode(utf8:)` for the session's path, with a typed throw (no `Result` to copy).
     func event(utf8 bytes: UnsafeBufferPointer<UInt8>) throws(ProtocolError) -> Event {
-        try event(of: ClientMessageReader.message(utf8: bytes))
+        if let event = plainEvent(bytes) { return event }
+        return try event(of: ClientMessageReader.message(utf8: bytes))
     }
 
     private func event(of message: ClientMessage) throws(ProtocolError) -> Event {
@@ -86,4 +116,10 @@ public struct InputTable: Sendable {
             return Event(index: index, payload: .value(value))
         }
     }
+}
+
+/// Whether `count` bytes at `a` and at `b` are the same.
+func bytesEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+    for offset in 0..<count where a[offset] != b[offset] { return false }
+    return true
 }

@@ -39,9 +39,10 @@ public enum ServerMessageWriter {
 struct OutputMessageTemplate: Sendable {
     @usableFromInline
     let head: String
-    /// `head` as UTF-8, for messages written into the stack.
+    /// `head` as UTF-8, for messages written into the stack: in memory of its own rather
+    /// than an array, which each message retained and released through its closures.
     @usableFromInline
-    let headBytes: [UInt8]
+    let headBytes: FixedBytes
 
     /// A template for the output named `output`.
     @usableFromInline
@@ -50,21 +51,20 @@ struct OutputMessageTemplate: Sendable {
         head.appendJSONString(output)
         head.append(",\"value\":")
         self.head = head
-        headBytes = Array(head.utf8)
+        headBytes = FixedBytes(head.utf8)
     }
 
     /// Calls `body` with the message carrying `value` as UTF-8, written into the stack
     /// (valid during the call): no `String` is made for it.
     @inlinable
     func withMessage<Result>(_ value: some JSONValueEncodable, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
-        value.withJSONBytes { valueBytes in
-            headBytes.withUnsafeBytes { head in
-                withUnsafeTemporaryAllocation(byteCount: head.count + valueBytes.count + 1, alignment: 1) { buffer in
-                    buffer.copyMemory(from: head)
-                    UnsafeMutableRawBufferPointer(rebasing: buffer[head.count...]).copyMemory(from: valueBytes)
-                    buffer[buffer.count - 1] = 0x7D  // }
-                    return body(UnsafeRawBufferPointer(buffer))
-                }
+        let head = headBytes.bytes
+        return value.withJSONBytes { valueBytes in
+            withUnsafeTemporaryAllocation(byteCount: head.count + valueBytes.count + 1, alignment: 1) { buffer in
+                buffer.copyMemory(from: head)
+                UnsafeMutableRawBufferPointer(rebasing: buffer[head.count...]).copyMemory(from: valueBytes)
+                buffer[buffer.count - 1] = 0x7D  // }
+                return body(UnsafeRawBufferPointer(buffer))
             }
         }
     }
@@ -77,6 +77,22 @@ struct OutputMessageTemplate: Sendable {
         json.append("}")
         return json
     }
+}
+
+/// Bytes written once and read in place until the object goes (a template's constant part).
+@usableFromInline
+final class FixedBytes: @unchecked Sendable {  // the bytes are written in init only and never after: read-only memory
+    /// Valid while this object lives.
+    @usableFromInline
+    let bytes: UnsafeRawBufferPointer
+
+    init(_ contents: some Collection<UInt8>) {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: contents.count, alignment: 1)
+        buffer.copyBytes(from: contents)
+        bytes = UnsafeRawBufferPointer(buffer)
+    }
+
+    deinit { bytes.deallocate() }
 }
 
 /// The `ready` message of one view model, built once but for the session id.
@@ -112,5 +128,35 @@ struct ReadyMessageTemplate: Sendable {
         json.appendJSONString(session)
         json.append(tail)
         return json
+    }
+
+    /// Calls `body` with the message for the session whose id is `sessionBits` in lowercase
+    /// hex (as `String(sessionBits, radix: 16)` writes it), written into the stack: an open
+    /// makes no `String` for its `ready`.
+    func withMessage<Result>(sessionBits: UInt64, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        var head = head
+        var tail = tail
+        return head.withUTF8 { head in
+            tail.withUTF8 { tail in
+                // 16 hex digits at most, between two quotes.
+                withUnsafeTemporaryAllocation(byteCount: head.count + 18 + tail.count, alignment: 1) { buffer in
+                    UnsafeMutableRawBufferPointer(rebasing: buffer[..<head.count]).copyMemory(from: UnsafeRawBufferPointer(head))
+                    var digits = 1
+                    while digits < 16 && sessionBits >> (4 * digits) != 0 { digits += 1 }
+                    var index = head.count
+                    buffer[index] = 0x22  // "
+                    for position in stride(from: digits - 1, through: 0, by: -1) {
+                        index += 1
+                        let nibble = UInt8(truncatingIfNeeded: sessionBits >> (4 * position)) & 0x0F
+                        buffer[index] = nibble < 10 ? 0x30 + nibble : 0x57 + nibble  // 0-9, a-f
+                    }
+                    index += 1
+                    buffer[index] = 0x22
+                    index += 1
+                    UnsafeMutableRawBufferPointer(rebasing: buffer[index..<(index + tail.count)]).copyMemory(from: UnsafeRawBufferPointer(tail))
+                    return body(UnsafeRawBufferPointer(rebasing: buffer[..<(index + tail.count)]))
+                }
+            }
+        }
     }
 }

@@ -61,6 +61,8 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
         openedAt = endpoint.clock()
     }
 
+    /// A copy of the whole view model's description at each use: the message path reads
+    /// `endpoint.wire` members in place instead.
     private var wire: WireViewModel { endpoint.wire }
     /// The view model's name, for a viewer.
     var viewModelName: String { endpoint.wire.name }
@@ -75,7 +77,10 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
     func open(clientAddress: String = "") {
         guard case .idle = state else { return }
         metrics.sessionOpened(wire.name, loop: endpoint.loop)
-        send(endpoint.ready.message(session: id))
+        endpoint.ready.withMessage(sessionBits: idBits) { ready in
+            transport?.send(textBytes: ready)
+            endpoint.loopMetrics.messageSent()
+        }
         let now = openedAt
         endpoint.registry.add(self)
         if let limit = endpoint.configuration.messageLimit {
@@ -125,25 +130,27 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
         }
         let event: InputTable.Event
         do {
-            event = try wire.inputs.event(utf8: bytes)
+            event = try endpoint.wire.inputs.event(utf8: bytes)
         } catch {
             refuse(error)
             return
         }
-        if !tapBuckets.isEmpty, let limit = wire.tapLimits[event.index],
+        if !tapBuckets.isEmpty, let limit = endpoint.wire.tapLimits[event.index],
            tapBuckets[event.index]?.take(now: now(), limit: limit) == false {
-            refuse(ProtocolError(.rateLimited, "too many \"\(wire.inputs.inputs[event.index].name)\" taps; wait a moment"))
+            refuse(ProtocolError(.rateLimited, "too many \"\(endpoint.wire.inputs.inputs[event.index].name)\" taps; wait a moment"))
             return
         }
         // The marble is made only while someone watches; without a viewer the closure
         // captures nothing (a copy of the event less per message).
         let refusal: ProtocolError?
         if let trace = traceTap.object {
-            refusal = feeds.send(event.payload, to: event.index, input: wire.inputs.inputs[event.index].name) {
+            refusal = SessionFeeds.send(event.payload, to: feed(at: event.index), index: event.index,
+                                        input: endpoint.wire.inputs.inputs[event.index].name) {
                 trace.record(inputMarble(event))
             }
         } else {
-            refusal = feeds.send(event.payload, to: event.index, input: wire.inputs.inputs[event.index].name) {}
+            refusal = SessionFeeds.send(event.payload, to: feed(at: event.index), index: event.index,
+                                        input: endpoint.wire.inputs.inputs[event.index].name) {}
         }
         if let refusal {
             refuse(refusal)
@@ -151,6 +158,19 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
         }
         if let arrival {
             endpoint.loopMetrics.recordLatency(nanoseconds: endpoint.clock() &- arrival)
+        }
+    }
+
+    /// Input `index`'s feed, read out of `feeds` alone: one retain, where calling a method
+    /// of `feeds` copied all three slots.
+    @inline(__always)
+    private func feed(at index: Int) -> AnyObject? {
+        if feeds.isList, let list = feeds.third { return SessionFeeds.listed(index, in: list) }
+        switch index {
+        case 0: return feeds.first
+        case 1: return feeds.second
+        case 2: return feeds.third
+        default: return nil
         }
     }
 

@@ -6,20 +6,31 @@ import RxSwift
 ///
 /// Each is kept as a plain object reference, its type known from the input's kind: a message
 /// then reads it with one retain, where an enum of the three kinds was copied through an
-/// outlined switch, a retain and a release.
-enum SessionFeeds {
-    case few(AnyObject?, AnyObject?, AnyObject?)
-    case many([AnyObject])
+/// outlined switch, a retain and a release. A struct rather than an enum of the two layouts:
+/// reading one slot out of the session copies that reference alone, where switching over an
+/// enum copied all three (three retains and releases more per message).
+struct SessionFeeds {
+    private(set) var first: AnyObject?
+    private(set) var second: AnyObject?
+    /// The third feed, or with more than three, a `FeedList` of them all.
+    private(set) var third: AnyObject?
+    private(set) var isList: Bool
 
-    static var none: SessionFeeds { .few(nil, nil, nil) }
+    /// More than three feeds, in an array of their own.
+    private final class FeedList {
+        let objects: [AnyObject]
+        init(_ objects: [AnyObject]) { self.objects = objects }
+    }
+
+    static var none: SessionFeeds { SessionFeeds([]) }
 
     init(_ feeds: [WireInputs.Feed]) {
         let objects = feeds.map(Self.object)
         if objects.count > 3 {
-            self = .many(objects)
+            (first, second, third, isList) = (nil, nil, FeedList(objects), true)
         } else {
             func at(_ index: Int) -> AnyObject? { index < objects.count ? objects[index] : nil }
-            self = .few(at(0), at(1), at(2))
+            (first, second, third, isList) = (at(0), at(1), at(2), false)
         }
     }
 
@@ -32,27 +43,19 @@ enum SessionFeeds {
         }
     }
 
-    private subscript(index: Int) -> AnyObject? {
-        switch self {
-        case .few(let first, let second, let third):
-            switch index {
-            case 0: return first
-            case 1: return second
-            case 2: return third
-            default: return nil
-            }
-        case .many(let objects):
-            return objects.indices.contains(index) ? objects[index] : nil
-        }
+    /// Input `index`'s object when there are more than three, from the `FeedList` in `third`.
+    static func listed(_ index: Int, in list: AnyObject) -> AnyObject? {
+        let objects = unsafeDowncast(list, to: FeedList.self).objects
+        return objects.indices.contains(index) ? objects[index] : nil
     }
 
-    /// Sends `payload` to input `index`'s subject, calling `accepted` just before; returns
+    /// Sends `payload` to input `index`'s subject `object`, calling `accepted` just before; returns
     /// the refusal of a value that does not decode. The payload's kind is the input's kind
     /// (`InputTable` checked it), which is the kind of the object kept at `index`.
     @inline(__always)
-    func send(_ payload: InputTable.Event.Payload, to index: Int, input name: @autoclosure () -> String,
-              accepted: () -> Void) -> ProtocolError? {
-        guard let object = self[index] else {
+    static func send(_ payload: InputTable.Event.Payload, to object: AnyObject?, index: Int, input name: @autoclosure () -> String,
+                     accepted: () -> Void) -> ProtocolError? {
+        guard let object else {
             assertionFailure("no feed for input \(index)")
             return nil
         }
