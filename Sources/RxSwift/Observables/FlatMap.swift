@@ -102,7 +102,7 @@ final class FlatMapSink<SourceElement, SourceSequence: ObservableConvertibleType
             return true
         }
         guard added else { return }
-        inner.setDisposable(source.subscribeErased(AnyObserver(eventHandler: inner.on)))
+        inner.subscribe(source, AnyObserver(eventHandler: inner.on))
     }
 
     /// An inner sequence completed.
@@ -156,16 +156,19 @@ final class FlatMapInner<SourceElement, SourceSequence: ObservableConvertibleTyp
     func on(_ event: Event<Observer.Element>) {
         switch event {
         case .next:
+            if isStopped { return }
             parent.lock.performLocked {
                 parent.forwardOn(event)
             }
         case .error:
+            // The sink's `dispose()` disposes this slot with the others.
+            guard stop(disposing: false) else { return }
             parent.lock.performLocked {
                 parent.forwardOn(event)
                 parent.dispose()
             }
         case .completed:
-            dispose()
+            guard stop(disposing: true) else { return }
             parent.innerCompleted(self)
         }
     }
