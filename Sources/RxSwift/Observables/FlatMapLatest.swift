@@ -169,7 +169,7 @@ final class FlatMapLatestInner<SourceElement, SourceSequence: ObservableConverti
     func on(_ event: Event<Observer.Element>) {
         if event.isStopEvent {
             // Disposed first, as RxSwift's `switchLatest` does.
-            guard stop(disposing: true) else { return }
+            guard Self.isLive(stop(disposing: true)) else { return }
         } else if isStopped {
             return
         }

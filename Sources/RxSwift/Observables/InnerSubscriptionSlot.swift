@@ -25,6 +25,9 @@ class InnerSubscriptionSlot: Disposable {
     /// The inner sequence sent its terminal event.
     @usableFromInline
     static var stopped: Int { 4 }
+    /// The operator keeps the slot in its group, so its terminal event must leave the group.
+    @usableFromInline
+    static var grouped: Int { 8 }
 
     @inlinable
     init() {}
@@ -58,16 +61,48 @@ class InnerSubscriptionSlot: Disposable {
 
     /// Records a terminal event of the inner sequence, disposing the slot too if `disposing`.
     ///
-    /// - returns: `true` for the first terminal event while the slot was not disposed, the
-    ///   one to handle.
+    /// - returns: The state before; the event is the one to handle if `isLive(previous)`.
     @inlinable
-    final func stop(disposing: Bool) -> Bool {
+    final func stop(disposing: Bool) -> Int {
         let bits = disposing ? Self.stopped | Self.disposed : Self.stopped
         let previous = state.bitwiseOr(bits, ordering: .acquiringAndReleasing).oldValue
         if disposing {
             disposeHeld(previous: previous)
         }
-        return previous & (Self.stopped | Self.disposed) == 0
+        return previous
+    }
+
+    /// `true` if `state` shows neither a terminal event nor disposal.
+    @inlinable @inline(__always)
+    static func isLive(_ state: Int) -> Bool {
+        state & (stopped | disposed) == 0
+    }
+
+    /// `true` once the inner sequence sent its terminal event (read after its subscription
+    /// returned, ordered after that event's handling).
+    @inlinable
+    final var hasTerminated: Bool {
+        state.load(ordering: .acquiring) & Self.stopped != 0
+    }
+
+    /// `true` if the inner sequence terminated before its subscription was kept or grouped:
+    /// then `reset()` makes the slot as new (for the caller holding its only reference).
+    @inlinable
+    final var isReusable: Bool {
+        state.load(ordering: .relaxed) & (Self.assigned | Self.grouped) == 0
+    }
+
+    @inlinable
+    final func reset() {
+        state.store(0, ordering: .relaxed)
+    }
+
+    /// Marks the slot as kept in its operator's group (`flatMap`); returns `false` if the
+    /// inner sequence had already terminated, in which case its terminal event left the
+    /// group to whoever set this mark.
+    @inlinable
+    final func markGrouped() -> Bool {
+        state.bitwiseOr(Self.grouped, ordering: .acquiringAndReleasing).oldValue & Self.stopped == 0
     }
 
     /// Disposes the held subscription if `previous`, the state before `disposed` was set,
