@@ -125,7 +125,7 @@ final class FlatMapSink<SourceElement, SourceSequence: ObservableConvertibleType
         if isDisposed { return }
         let inner = takeSpare() ?? Inner(parent: self)
         subscribing += 1
-        inner.subscribe(source, AnyObserver(eventHandler: inner.on))
+        inner.start(source)
         subscribing -= 1
         if inner.hasTerminated {
             if stopped {
@@ -241,6 +241,12 @@ final class FlatMapInner<SourceElement, SourceSequence: ObservableConvertibleTyp
     init(parent: FlatMapSink<SourceElement, SourceSequence, Observer>) {
         self.parent = parent
         super.init()
+    }
+
+    /// Subscribes this slot to `source`.
+    @inlinable @inline(__always)
+    func start(_ source: Observable<Observer.Element>) {
+        subscribe(source, AnyObserver(eventHandler: on))
     }
 
     @inlinable

@@ -33,7 +33,7 @@ class InnerSubscriptionSlot: Disposable {
     init() {}
 
     /// Keeps `disposable` until `dispose()`, or disposes it at once if that already ran.
-    @inlinable
+    @inlinable @inline(__always)
     final func setDisposable(_ disposable: Disposable) {
         if state.load(ordering: .acquiring) & Self.disposed != 0 {
             // Already terminated (a synchronous inner sequence): nothing to keep.
@@ -123,7 +123,7 @@ class InnerSubscriptionSlot: Disposable {
     /// after the first terminal one, dispose the handler's disposable on termination or
     /// disposal), without allocating the sink and its disposer. The handler runs on a
     /// `CurrentThreadScheduler` trampoline as a producer's subscription would.
-    @inlinable
+    @inlinable @inline(__always)
     final func subscribe<Element>(_ source: Observable<Element>, _ observer: AnyObserver<Element>) {
         if type(of: source) == AnonymousObservable<Element>.self {
             let handler = unsafeDowncast(source, to: AnonymousObservable<Element>.self).subscribeHandler
