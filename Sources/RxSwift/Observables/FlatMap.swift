@@ -108,7 +108,7 @@ final class FlatMapSink<SourceElement, SourceSequence: ObservableConvertibleType
     /// Subscribes to an inner sequence. One that terminates during `subscribe` (a
     /// synchronous sequence) costs no lock beyond its events': it never joins `inners`.
     /// One still running afterwards joins them, or is disposed if the sink was meanwhile.
-    @inlinable
+    @inlinable @inline(__always)
     func subscribeInner(_ source: Observable<Observer.Element>) {
         if type(of: source) == Just<Observer.Element>.self {
             // A `just` inner sequence sends its element and completes during the subscription;
@@ -122,6 +122,13 @@ final class FlatMapSink<SourceElement, SourceSequence: ObservableConvertibleType
             }
             return
         }
+        subscribeGeneral(source)
+    }
+
+    /// `subscribeInner` for a sequence other than `just` (kept out of line, so the `just`
+    /// path stays small).
+    @inlinable @inline(never)
+    func subscribeGeneral(_ source: Observable<Observer.Element>) {
         if isDisposed { return }
         let inner = takeSpare() ?? Inner(parent: self)
         subscribing += 1
