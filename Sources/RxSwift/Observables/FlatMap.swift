@@ -161,6 +161,7 @@ final class FlatMapSink<SourceElement, SourceSequence: ObservableConvertibleType
         }
     }
 
+    /// The kept slot, if there is one (`nil` once disposed).
     @inlinable @inline(__always)
     func takeSpare() -> Inner? {
         let bits = spare.load(ordering: .relaxed)
@@ -171,7 +172,8 @@ final class FlatMapSink<SourceElement, SourceSequence: ObservableConvertibleType
     }
 
     /// Keeps `inner`, which terminated during its `subscribe`, for the next inner subscription
-    /// if nothing else references it (its subscribe handler kept no observer).
+    /// if nothing else references it (its subscribe handler kept no observer): then no one
+    /// can send it a late event, and it never held a disposable (`isReusable`).
     @inlinable @inline(__always)
     func keepSpare(_ inner: consuming Inner) {
         guard inner.isReusable, isKnownUniquelyReferenced(&inner) else { return }

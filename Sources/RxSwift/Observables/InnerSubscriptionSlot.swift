@@ -5,7 +5,7 @@ import Synchronization
 /// (a synchronous inner sequence terminates during its own subscription).
 ///
 /// It also records the inner sequence's first terminal event, so that events after it are
-/// dropped: when `subscribeCreated` runs an `Observable.create` subscribe handler with this
+/// dropped: when `subscribe(_:_:)` runs an `Observable.create` subscribe handler with this
 /// slot as its observer, the slot stands in for that sequence's own sink.
 ///
 /// A base class rather than a stored helper so each inner subscription stays one allocation;
