@@ -48,6 +48,27 @@ final class OperatorConcurrencyTests: RxTestCase {
         XCTAssertEqual(checker.overlaps.load(ordering: .relaxed), 0)
     }
 
+    func testFlatMapInnersEndingOnOtherThreadsWhileSubscribing() throws {
+        // Every other inner ends on a pool thread right after its subscription started
+        // (racing flatMap's bookkeeping after `subscribe` returns), the rest during it.
+        let checker = SerialChecker()
+        let result = Observable.from(Array(0..<4000))
+            .flatMap { index -> Observable<Int> in
+                if index % 2 == 0 { return self.background(1, value: index) }
+                return Observable.create { observer in
+                    observer.onNext(index)
+                    observer.onCompleted()
+                    return Disposables.create()
+                }
+            }
+            .observeEach { _ in checker.enter() }
+            .toBlocking(timeout: 20)
+            .materialize()
+        guard case .completed(let elements) = result else { return XCTFail("expected completion, got \(result)") }
+        XCTAssertEqual(elements.sorted(), Array(0..<4000))
+        XCTAssertEqual(checker.overlaps.load(ordering: .relaxed), 0)
+    }
+
     func testCombineLatestSerialisesSourcesOnManyThreads() throws {
         let checker = SerialChecker()
         let elements = try Observable.combineLatest(background(5000, value: 1), background(5000, value: 2), background(5000, value: 3)) { $0 + $1 + $2 }

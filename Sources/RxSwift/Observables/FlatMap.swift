@@ -1,3 +1,5 @@
+import Synchronization
+
 extension ObservableType {
     /// Maps each element to an inner sequence with `selector` and merges the elements of all
     /// inner sequences. Completes when `self` and every inner sequence completed; fails with
@@ -23,17 +25,38 @@ final class FlatMapSink<SourceElement, SourceSequence: ObservableConvertibleType
     /// Held while forwarding any event, so the observer gets one event at a time.
     @usableFromInline
     let lock = InlineRecursiveLock()
-    /// Guarded by `lock`, as are the two below: the source completed.
+    /// Guarded by `lock`, as are the three below: the source completed. Written only by the
+    /// source's events, so they may also read it without the lock.
     @usableFromInline
     @exclusivity(unchecked) var stopped = false
-    /// The inner subscriptions that have not terminated (`Inner` objects).
+    /// The inner subscriptions that outlived their `subscribe` call and have not terminated
+    /// (`Inner` objects). One that terminates during `subscribe` never joins.
     @usableFromInline
     @exclusivity(unchecked) var inners = SubjectObserverList()
-    /// Set by `dispose()`: no inner subscription may start after it.
+    /// Inner subscriptions whose `subscribe` was running when the source completed (a
+    /// reentrant completion); completion waits for them as for `inners`.
+    @usableFromInline
+    @exclusivity(unchecked) var pendingAtStop = 0
+    /// Set by `dispose()`: no inner subscription may join `inners` after it.
     @usableFromInline
     @exclusivity(unchecked) var innersDisposed = false
+    /// Inner `subscribe` calls running. Only touched by the source's events, which come one
+    /// at a time (a reentrant one runs inside another on the same thread).
+    @usableFromInline
+    @exclusivity(unchecked) var subscribing = 0
     @usableFromInline
     let sourceSubscription = InlineSingleAssignmentDisposable()
+    /// A slot whose inner sequence ended during its `subscribe`, kept for the next one: the
+    /// retained object's address, 0 for none, 1 once disposed (the kept slot references this
+    /// sink, so `dispose()` lets it go and no slot is kept after). Taken and given back by
+    /// the source's events only.
+    @usableFromInline
+    let spare = Atomic<UInt>(0)
+    /// Set under `lock` before the first slot is kept, unless the sink was disposed, so that
+    /// only a sink that may keep one pays for closing `spare` in `dispose()`. Written only by
+    /// the source's events, which read it without the lock.
+    @usableFromInline
+    @exclusivity(unchecked) var keepsSpares = false
 
     @inlinable @inline(__always)
     init(selector: @escaping Selector, observer: Observer, cancel: SinkDisposer) {
@@ -71,7 +94,8 @@ final class FlatMapSink<SourceElement, SourceSequence: ObservableConvertibleType
         case .completed:
             lock.performLocked {
                 stopped = true
-                if inners.isEmpty {
+                pendingAtStop = subscribing
+                if inners.isEmpty && pendingAtStop == 0 {
                     forwardOn(.completed)
                     dispose()
                 } else {
@@ -81,7 +105,10 @@ final class FlatMapSink<SourceElement, SourceSequence: ObservableConvertibleType
         }
     }
 
-    @inlinable
+    /// Subscribes to an inner sequence. One that terminates during `subscribe` (a
+    /// synchronous sequence) costs no lock beyond its events': it never joins `inners`.
+    /// One still running afterwards joins them, or is disposed if the sink was meanwhile.
+    @inlinable @inline(__always)
     func subscribeInner(_ source: Observable<Observer.Element>) {
         if type(of: source) == Just<Observer.Element>.self {
             // A `just` inner sequence sends its element and completes during the subscription;
@@ -95,25 +122,91 @@ final class FlatMapSink<SourceElement, SourceSequence: ObservableConvertibleType
             }
             return
         }
-        let inner = Inner(parent: self)
-        let added: Bool = lock.performLocked {
-            if innersDisposed { return false }
-            inners.insert(inner)
-            return true
-        }
-        guard added else { return }
-        inner.setDisposable(source.subscribeErased(AnyObserver(eventHandler: inner.on)))
+        subscribeGeneral(source)
     }
 
-    /// An inner sequence completed.
+    /// `subscribeInner` for a sequence other than `just` (kept out of line, so the `just`
+    /// path stays small).
+    @inlinable @inline(never)
+    func subscribeGeneral(_ source: Observable<Observer.Element>) {
+        if isDisposed { return }
+        let inner = takeSpare() ?? Inner(parent: self)
+        subscribing += 1
+        inner.start(source)
+        subscribing -= 1
+        if inner.hasTerminated {
+            if stopped {
+                // The source completed during the subscription; this one no longer holds it up.
+                lock.performLocked {
+                    pendingAtStop -= 1
+                    completeIfDone()
+                }
+            }
+            keepSpare(inner)
+            return
+        }
+        let joined: Bool = lock.performLocked {
+            if stopped { pendingAtStop -= 1 }
+            if innersDisposed { return false }
+            inners.insert(inner)
+            if !inner.markGrouped() {
+                // It terminated since `hasTerminated` was read; it left the group to us.
+                _ = inners.remove(inner)
+                completeIfDone()
+            }
+            return true
+        }
+        if !joined {
+            inner.dispose()
+        }
+    }
+
+    /// The kept slot, if there is one (`nil` once disposed).
+    @inlinable @inline(__always)
+    func takeSpare() -> Inner? {
+        let bits = spare.load(ordering: .relaxed)
+        guard bits > 1, spare.compareExchange(expected: bits, desired: 0, ordering: .acquiring).exchanged else {
+            return nil
+        }
+        return Unmanaged<Inner>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeRetainedValue()
+    }
+
+    /// Keeps `inner`, which terminated during its `subscribe`, for the next inner subscription
+    /// if nothing else references it (its subscribe handler kept no observer): then no one
+    /// can send it a late event, and it never held a disposable (`isReusable`).
+    @inlinable @inline(__always)
+    func keepSpare(_ inner: consuming Inner) {
+        guard inner.isReusable, isKnownUniquelyReferenced(&inner) else { return }
+        if !keepsSpares {
+            let enabled: Bool = lock.performLocked {
+                if innersDisposed { return false }
+                keepsSpares = true
+                return true
+            }
+            if !enabled { return }
+        }
+        inner.reset()
+        let bits = UInt(bitPattern: Unmanaged.passRetained(consume inner).toOpaque())
+        if !spare.compareExchange(expected: 0, desired: bits, ordering: .releasing).exchanged {
+            Unmanaged<Inner>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release()
+        }
+    }
+
+    /// Completes if the source and every inner subscription completed (called holding `lock`).
+    @inlinable
+    func completeIfDone() {
+        if stopped && inners.isEmpty && pendingAtStop == 0 {
+            forwardOn(.completed)
+            dispose()
+        }
+    }
+
+    /// A grouped inner sequence completed.
     @inlinable
     func innerCompleted(_ inner: Inner) {
         lock.performLocked {
             _ = inners.remove(inner)
-            if stopped && inners.isEmpty {
-                forwardOn(.completed)
-                dispose()
-            }
+            completeIfDone()
         }
     }
 
@@ -121,15 +214,22 @@ final class FlatMapSink<SourceElement, SourceSequence: ObservableConvertibleType
     @inlinable
     override func dispose() {
         super.dispose()
-        let toDispose: SubjectObserverList? = lock.performLocked {
+        let taken: (inners: SubjectObserverList, keepsSpares: Bool)? = lock.performLocked {
             if innersDisposed { return nil }
             innersDisposed = true
             let current = inners
             inners.removeAll()
-            return current
+            return (current, keepsSpares)
         }
         sourceSubscription.dispose()
-        guard let toDispose else { return }
+        guard let taken else { return }
+        if taken.keepsSpares {
+            let kept = spare.exchange(1, ordering: .acquiring)
+            if kept > 1 {
+                Unmanaged<Inner>.fromOpaque(UnsafeRawPointer(bitPattern: kept)!).release()
+            }
+        }
+        let toDispose = taken.inners
         if let first = toDispose.first {
             unsafeDowncast(first, to: Inner.self).dispose()
         }
@@ -152,21 +252,34 @@ final class FlatMapInner<SourceElement, SourceSequence: ObservableConvertibleTyp
         super.init()
     }
 
+    /// Subscribes this slot to `source`.
+    @inlinable @inline(__always)
+    func start(_ source: Observable<Observer.Element>) {
+        subscribe(source, AnyObserver(eventHandler: on))
+    }
+
     @inlinable
     func on(_ event: Event<Observer.Element>) {
         switch event {
         case .next:
+            if isStopped { return }
             parent.lock.performLocked {
                 parent.forwardOn(event)
             }
         case .error:
+            guard Self.isLive(stop(disposing: false)) else { return }
             parent.lock.performLocked {
                 parent.forwardOn(event)
                 parent.dispose()
             }
-        case .completed:
+            // The sink's `dispose()` reached this slot only if it had joined the group.
             dispose()
-            parent.innerCompleted(self)
+        case .completed:
+            let previous = stop(disposing: true)
+            // Not yet grouped: `subscribeInner` sees the termination and does the rest.
+            if Self.isLive(previous) && previous & Self.grouped != 0 {
+                parent.innerCompleted(self)
+            }
         }
     }
 }

@@ -96,7 +96,7 @@ final class FlatMapLatestSink<SourceElement, SourceSequence: ObservableConvertib
             }
             previous.replaced?.dispose()
             if previous.started {
-                inner.setDisposable(source.subscribeErased(AnyObserver(eventHandler: inner.on)))
+                inner.subscribe(source, AnyObserver(eventHandler: inner.on))
             }
         case .error(let error):
             lock.performLocked {
@@ -167,11 +167,14 @@ final class FlatMapLatestInner<SourceElement, SourceSequence: ObservableConverti
 
     @inlinable
     func on(_ event: Event<Observer.Element>) {
+        if event.isStopEvent {
+            // Disposed first, as RxSwift's `switchLatest` does.
+            guard Self.isLive(stop(disposing: true)) else { return }
+        } else if isStopped {
+            return
+        }
         parent.lock.performLocked {
             parent.innerOn(event, inner: self)
-        }
-        if event.isStopEvent {
-            dispose()
         }
     }
 }

@@ -4,6 +4,10 @@ import Synchronization
 /// inner subscription, which is set once and possibly only after the slot was disposed
 /// (a synchronous inner sequence terminates during its own subscription).
 ///
+/// It also records the inner sequence's first terminal event, so that events after it are
+/// dropped: when `subscribe(_:_:)` runs an `Observable.create` subscribe handler with this
+/// slot as its observer, the slot stands in for that sequence's own sink.
+///
 /// A base class rather than a stored helper so each inner subscription stays one allocation;
 /// its members are `final` and `@inlinable` so the hot path specialises across modules.
 @usableFromInline
@@ -18,12 +22,18 @@ class InnerSubscriptionSlot: Disposable {
     static var assigned: Int { 1 }
     @usableFromInline
     static var disposed: Int { 2 }
+    /// The inner sequence sent its terminal event.
+    @usableFromInline
+    static var stopped: Int { 4 }
+    /// The operator keeps the slot in its group, so its terminal event must leave the group.
+    @usableFromInline
+    static var grouped: Int { 8 }
 
     @inlinable
     init() {}
 
     /// Keeps `disposable` until `dispose()`, or disposes it at once if that already ran.
-    @inlinable
+    @inlinable @inline(__always)
     final func setDisposable(_ disposable: Disposable) {
         if state.load(ordering: .acquiring) & Self.disposed != 0 {
             // Already terminated (a synchronous inner sequence): nothing to keep.
@@ -40,11 +50,90 @@ class InnerSubscriptionSlot: Disposable {
 
     @inlinable
     final func dispose() {
-        let previous = state.bitwiseOr(Self.disposed, ordering: .acquiringAndReleasing).oldValue
+        disposeHeld(previous: state.bitwiseOr(Self.disposed, ordering: .acquiringAndReleasing).oldValue)
+    }
+
+    /// `true` once the inner sequence terminated or the slot was disposed: its events are dropped.
+    @inlinable
+    final var isStopped: Bool {
+        state.load(ordering: .relaxed) & (Self.stopped | Self.disposed) != 0
+    }
+
+    /// Records a terminal event of the inner sequence, disposing the slot too if `disposing`.
+    ///
+    /// - returns: The state before; the event is the one to handle if `isLive(previous)`.
+    @inlinable
+    final func stop(disposing: Bool) -> Int {
+        let bits = disposing ? Self.stopped | Self.disposed : Self.stopped
+        let previous = state.bitwiseOr(bits, ordering: .acquiringAndReleasing).oldValue
+        if disposing {
+            disposeHeld(previous: previous)
+        }
+        return previous
+    }
+
+    /// `true` if `state` shows neither a terminal event nor disposal.
+    @inlinable @inline(__always)
+    static func isLive(_ state: Int) -> Bool {
+        state & (stopped | disposed) == 0
+    }
+
+    /// `true` once the inner sequence sent its terminal event (read after its subscription
+    /// returned, ordered after that event's handling).
+    @inlinable
+    final var hasTerminated: Bool {
+        state.load(ordering: .acquiring) & Self.stopped != 0
+    }
+
+    /// `true` if the inner sequence terminated before its subscription was kept or grouped:
+    /// then `reset()` makes the slot as new (for the caller holding its only reference).
+    @inlinable
+    final var isReusable: Bool {
+        state.load(ordering: .relaxed) & (Self.assigned | Self.grouped) == 0
+    }
+
+    @inlinable
+    final func reset() {
+        state.store(0, ordering: .relaxed)
+    }
+
+    /// Marks the slot as kept in its operator's group (`flatMap`); returns `false` if the
+    /// inner sequence had already terminated, in which case its terminal event left the
+    /// group to whoever set this mark.
+    @inlinable
+    final func markGrouped() -> Bool {
+        state.bitwiseOr(Self.grouped, ordering: .acquiringAndReleasing).oldValue & Self.stopped == 0
+    }
+
+    /// Disposes the held subscription if `previous`, the state before `disposed` was set,
+    /// shows it assigned and not yet disposed.
+    @inlinable @inline(__always)
+    final func disposeHeld(previous: Int) {
         if previous & Self.disposed == 0 && previous & Self.assigned != 0 {
             let disposable = self.disposable
             self.disposable = nil
             disposable?.dispose()
         }
+    }
+
+    /// Subscribes `observer` (this slot's event handler) to `source`, keeping the subscription.
+    ///
+    /// An `Observable.create` sequence is subscribed by running its subscribe handler with
+    /// `observer` directly: this slot then does what that sequence's sink would (drop events
+    /// after the first terminal one, dispose the handler's disposable on termination or
+    /// disposal), without allocating the sink and its disposer. The handler runs on a
+    /// `CurrentThreadScheduler` trampoline as a producer's subscription would.
+    @inlinable @inline(__always)
+    final func subscribe<Element>(_ source: Observable<Element>, _ observer: AnyObserver<Element>) {
+        if type(of: source) == AnonymousObservable<Element>.self {
+            let handler = unsafeDowncast(source, to: AnonymousObservable<Element>.self).subscribeHandler
+            if !CurrentThreadScheduler.isScheduleRequired {
+                setDisposable(handler(observer))
+            } else {
+                setDisposable(CurrentThreadScheduler.instance.schedule(()) { _ in handler(observer) })
+            }
+            return
+        }
+        setDisposable(source.subscribeErased(observer))
     }
 }
