@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: [
             "EventLoop", "WebSocket", "TLS", .product(name: "Logging", package: "swift-log"),
         ]),
-        // TLS on a TCPConnection through OpenSSL memory BIOs, and the reloadable server context.
+        // TLS on a TCPConnection through OpenSSL with a BIO of our own (in memory), and the reloadable server context.
         .target(name: "TLS", dependencies: ["COpenSSL", "EventLoop"]),
 
         // Part 3: view models and the session bridge.

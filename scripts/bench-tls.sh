@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
 # TLS benchmark (issue 10): sum replies/s of rxlive over wss:// beside the same server over
 # ws://, 64 sessions each with one number1 change in flight, same client (ws-bench, which
-# speaks TLS through OpenSSL memory BIOs like the server), same run; and the server's CPU
-# time per reply, which depends far less than the rate on what else the machine runs. Builds release, makes a
-# throwaway certificate, starts both servers on free 127.0.0.1 ports, stops them at the end.
-# Usage: scripts/bench-tls.sh [seconds=5] [connections=64] [rounds=3]
+# speaks TLS through the same TLSSession as the server), same run; and the server's CPU
+# time per reply, which depends far less than the rate on what else the machine runs; then the
+# resident memory of an idle sum session on each (ws-bench idle, IDLE_SESSIONS at once).
+# Builds release, makes a throwaway certificate, starts both servers on free 127.0.0.1 ports,
+# stops them at the end.
+# Usage: [IDLE_SESSIONS=2000] scripts/bench-tls.sh [seconds=5] [connections=64] [rounds=3]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_RUN="${1:-5}"
 CONNECTIONS="${2:-64}"
 ROUNDS="${3:-3}"
+IDLE_SESSIONS="${IDLE_SESSIONS:-2000}"
+ulimit -n "$(ulimit -Hn)"
 
 for product in rxlive ws-bench; do swift build -c release --product "$product" >/dev/null; done
 BIN="$(swift build -c release --show-bin-path)"
@@ -80,3 +84,9 @@ print(f"mean replies/s: ws:// {mean(rates['ws://']):,.0f}, wss:// {mean(rates['w
 print(f"mean server CPU per reply: ws:// {mean(cpu['ws://']):.1f} us, wss:// {mean(cpu['wss://']):.1f} us "
       f"(TLS adds {mean(cpu['wss://']) - mean(cpu['ws://']):.1f} us)")
 PY
+
+# Idle sessions last: the servers' pools and caches are warm by now, as on a server that has
+# been serving.
+echo "== memory per idle sum session, $IDLE_SESSIONS sessions"
+echo "ws://  $("$BIN/ws-bench" idle --port "$PLAIN_PORT" --sessions "$IDLE_SESSIONS" --server-pid "$PLAIN_PID" | grep RSS)"
+echo "wss:// $("$BIN/ws-bench" idle --port "$TLS_PORT" --sessions "$IDLE_SESSIONS" --server-pid "$TLS_PID" --tls-ca "$WORK/cert.pem" | grep RSS)"

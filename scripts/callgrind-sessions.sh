@@ -7,13 +7,26 @@
 #   session: FEW and then MANY sum sessions opened (upgrade, `ready`), sent one change,
 #            answered and closed, one after another.
 # User-space instructions only: the kernel's share of a system call is not counted.
+# With TLS=1 the rxlive servers get a throwaway certificate and the driver speaks TLS 1.3
+# (Python's ssl module, the client's work is not counted).
 #
-# Usage: scripts/callgrind-sessions.sh [SERVER ...]     (needs valgrind: scripts/setup test)
+# Usage: [TLS=1] scripts/callgrind-sessions.sh [SERVER ...]     (needs valgrind: scripts/setup test)
 #   SERVER   an rxlive binary, or uws-cpp=PATH for the uws-cpp peer of ../shared/peers
 #   MEASURES "message session" (default) or either one
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MEASURES="${MEASURES:-message session}"
+TLS="${TLS:-0}"
+CERT_DIR=""
+SERVER_TLS=()
+if [ "$TLS" = 1 ]; then
+    CERT_DIR="$(mktemp -d)"
+    trap 'rm -rf "$CERT_DIR"' EXIT
+    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$CERT_DIR/key.pem" \
+        -out "$CERT_DIR/cert.pem" -days 1 -subj /CN=localhost -addext "subjectAltName=DNS:localhost,IP:127.0.0.1" 2>/dev/null
+    chmod 600 "$CERT_DIR/key.pem"
+    SERVER_TLS=(--tls-cert "$CERT_DIR/cert.pem" --tls-key "$CERT_DIR/key.pem")
+fi
 if [ $# -eq 0 ]; then
     swift build -c release --product rxlive >/dev/null
     set -- "$(swift build -c release --show-bin-path)/rxlive"
@@ -23,11 +36,17 @@ PUBLIC_DIR=Public
 
 # Drives the server on port $1: measure $2, COUNT $3 units.
 drive() {
-    python3 - "$1" "$2" "$3" <<'PY'
+    python3 - "$1" "$2" "$3" "$CERT_DIR" <<'PY'
 import sys, importlib.util
 spec = importlib.util.spec_from_file_location("ws", "scripts/watch-session.py")
 ws = importlib.util.module_from_spec(spec); spec.loader.exec_module(ws)
 port, measure, count = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+if sys.argv[4]:  # TLS: every connection the driver opens is wrapped
+    import socket, ssl
+    context = ssl.create_default_context(cafile=sys.argv[4] + "/cert.pem")
+    plain_connection = socket.create_connection
+    ws.socket.create_connection = lambda *args, **kwargs: context.wrap_socket(
+        plain_connection(*args, **kwargs), server_hostname="localhost")
 
 def session():
     sock = ws.connect(port, "/ws/sum")
@@ -68,7 +87,7 @@ instructions() {  # server, measure, count -> total instructions of the run
         PORT="$port" LOGIN_DELAY_MS=1 valgrind --tool=callgrind --callgrind-out-file="$out" "$binary" >/dev/null 2>&1 &
     else
         valgrind --tool=callgrind --callgrind-out-file="$out" "$binary" --port "$port" --public "$PUBLIC_DIR" \
-            --message-rate 0 --login-service simulated --log-level error >/dev/null 2>&1 &
+            --message-rate 0 --login-service simulated --log-level error "${SERVER_TLS[@]}" >/dev/null 2>&1 &
     fi
     pid=$!
     for _ in $(seq 600); do  # bounded: 60 s for valgrind to start the server
@@ -92,6 +111,6 @@ for server in "$@"; do
         esac
         a="$(instructions "$server" "$measure" "$few")"
         b="$(instructions "$server" "$measure" "$many")"
-        echo "$server: $(( (b - a) / (many - few) )) instructions per sum $measure (callgrind, $few vs $many)"
+        echo "$server: $(( (b - a) / (many - few) )) instructions per sum $measure$([ "$TLS" = 1 ] && echo " over TLS") (callgrind, $few vs $many)"
     done
 done

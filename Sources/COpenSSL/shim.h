@@ -24,8 +24,12 @@ static inline long rxlive_SSL_MODE_RELEASE_BUFFERS(void) { return SSL_MODE_RELEA
 
 static inline uint64_t rxlive_SSL_OP_NO_RENEGOTIATION(void) { return SSL_OP_NO_RENEGOTIATION; }
 
-static inline long rxlive_BIO_set_mem_eof_return(BIO *bio, int value) {
-    return BIO_set_mem_eof_return(bio, value);
+static inline long rxlive_SSL_CTX_set_read_ahead(SSL_CTX *context, int yes) {
+    return SSL_CTX_set_read_ahead(context, yes);
 }
+
+static inline void rxlive_BIO_set_retry_read(BIO *bio) { BIO_set_retry_read(bio); }
+
+static inline void rxlive_BIO_clear_retry_flags(BIO *bio) { BIO_clear_retry_flags(bio); }
 
 #endif

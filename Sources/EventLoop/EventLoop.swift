@@ -22,6 +22,9 @@ public final class EventLoop: @unchecked Sendable {
     /// The shared read buffer: libuv fills it right before each read callback, which
     /// consumes it synchronously, so one buffer serves every connection of the loop.
     let readBuffer: UnsafeMutableRawBufferPointer
+    /// Where a connection's filter (TLS) puts what it decodes from the read buffer: apart
+    /// from it, so the filter can read its input in place. One TLS record's plaintext fits.
+    let filterBuffer: UnsafeMutableRawBufferPointer
     /// Free output chunks for the connections' write queues.
     let chunkPool = OutputChunkPool()
     /// The `uv_buf_t` array a connection's `flush()` fills for `uv_write`, shared by the loop's
@@ -36,6 +39,8 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Size of the loop's shared read buffer.
     public static let readBufferSize = 64 * 1024
+    /// Size of the loop's filter buffer (a TLS record holds at most 16 KiB of plaintext).
+    static let filterBufferSize = 16 * 1024
 
     /// Creates and initializes the loop on the calling thread.
     public init() throws {
@@ -47,6 +52,7 @@ public final class EventLoop: @unchecked Sendable {
         }
         ownerThread = Atomic(UInt(pthread_self()))
         readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
+        filterBuffer = .allocate(byteCount: Self.filterBufferSize, alignment: 16)
         writeBuffers = .allocate(capacity: WriteQueue.maxBuffersPerWrite)
         deadlines = ConnectionDeadlines(loop: uvLoop)
         heapTrimmer = HeapTrimmer(loop: uvLoop)
@@ -58,6 +64,7 @@ public final class EventLoop: @unchecked Sendable {
         // its memory is then left to them rather than freed under them.
         if uv_loop_close(uvLoop) == 0 { uvLoop.deallocate() }
         readBuffer.deallocate()
+        filterBuffer.deallocate()
         writeBuffers.deallocate()
     }
 

@@ -181,7 +181,7 @@ public final class TCPConnection: LoopHandle {
 
     private func receive(_ bytes: UnsafeRawBufferPointer, through filter: any TCPStreamFilter) {
         do {
-            try filter.receive(bytes, scratch: loop.readBuffer) { decoded in
+            try filter.receive(bytes, scratch: loop.filterBuffer) { decoded in
                 guard outputState == .open, !isClosing else { return false }
                 // Read the delegate anew for each piece: an upgrade replaces it mid-batch.
                 let delegate = self.delegate
@@ -272,7 +272,8 @@ public final class TCPConnection: LoopHandle {
 
     /// Moves what the filter produced (records, handshake messages, alerts) into the write queue.
     private func takeFilterOutput() {
-        guard let filter = staging?.filter, !isClosing, outputState != .shutdownSent else { return }
+        // Most reads produce nothing to send (the answer is encoded at the flush): no chunk then.
+        guard let filter = staging?.filter, filter.hasOutput, !isClosing, outputState != .shutdownSent else { return }
         // The filter runs with no access to `output` open, so the queue's accesses stay ones the
         // compiler checks statically (a call into unknown code under one costs every access a runtime check).
         var produced = 0

@@ -18,6 +18,9 @@ public protocol TCPStreamFilter: AnyObject {
     /// Ends the output (TLS: queues close_notify); nothing is sent after it.
     func finishOutput()
 
+    /// True while produced bytes wait for `readOutput`.
+    var hasOutput: Bool { get }
+
     /// Moves produced bytes into `buffer`; returns how many (0 when none are waiting).
     func readOutput(into buffer: UnsafeMutableRawBufferPointer) -> Int
 }

@@ -41,8 +41,13 @@ public final class TLSContext: @unchecked Sendable {
                   SSL_CTX_set_ciphersuites(context, Self.tls13Suites) == 1
             else { throw TLSError.openSSL("cannot configure TLS") }
             SSL_CTX_set_options(context, rxlive_SSL_OP_NO_RENEGOTIATION())
-            // Idle connections give their read and write buffers back (many idle sessions).
+            // Idle connections give their read and write buffers back (many idle sessions):
+            // about 1,000 instructions per message (a malloc and a free of each) for two
+            // buffers of about 17 KB less per idle session.
             _ = rxlive_SSL_CTX_set_mode(context, rxlive_SSL_MODE_RELEASE_BUFFERS())
+            // Read as much as our BIO holds in one call, not a record's header and then its
+            // body (about 350 instructions per message).
+            _ = rxlive_SSL_CTX_set_read_ahead(context, 1)
             SSL_CTX_set_alpn_select_cb(context, selectHTTP11, nil)
             guard SSL_CTX_use_certificate_chain_file(context, certificatePath) == 1 else {
                 throw TLSError.openSSL("cannot use the TLS certificate \(certificatePath)")

@@ -1,10 +1,15 @@
 import COpenSSL
+#if canImport(Glibc)
+import Glibc
+#endif
 import EventLoop
 
-/// TLS on one connection, driven through memory BIOs: ciphertext from the socket goes into
-/// one BIO, ciphertext to send comes out of the other, so OpenSSL never touches the socket and
-/// never blocks the loop. The server side plugs into a `TCPConnection` as its filter; the
-/// client side (benchmarks) is driven the same way after `startHandshake()`. Loop thread only.
+/// TLS on one connection, driven through memory: OpenSSL reads ciphertext straight from the
+/// bytes `receive` is given and writes records into a buffer that `readOutput` empties, both
+/// through one BIO of our own (`TLSSession+BIO.swift`), so OpenSSL never touches the socket
+/// and never blocks the loop, and an idle session holds no buffer of ours. The server side
+/// plugs into a `TCPConnection` as its filter; the client side (benchmarks) is driven the same
+/// way after `startHandshake()`. Loop thread only.
 public final class TLSSession: TCPStreamFilter {
     private enum State {
         /// Before the handshake completed; written bytes wait in `early`.
@@ -18,12 +23,22 @@ public final class TLSSession: TCPStreamFilter {
     }
 
     private let ssl: OpaquePointer
-    /// Ciphertext received, read by OpenSSL (owned by `ssl`).
-    private let input: OpaquePointer
-    /// Ciphertext to send, written by OpenSSL (owned by `ssl`).
-    private let output: OpaquePointer
     private var state = State.handshaking
     private var early: [UInt8] = []
+    /// Ciphertext a declined delivery left unread, read before the next bytes (rarely non-empty).
+    private var leftover: [UInt8] = []
+    // The BIO's side, touched by its callbacks while OpenSSL runs inside `receive`, `send` and
+    // `finishOutput`. `@exclusivity(unchecked)`: loop thread only, and no access spans a call.
+    /// The ciphertext being read: valid during `receive` only.
+    @exclusivity(unchecked) var input = UnsafeRawBufferPointer(start: nil, count: 0)
+    /// How much of `input` OpenSSL has read.
+    @exclusivity(unchecked) var inputRead = 0
+    /// Records to send, from malloc while any wait (nil when none do).
+    @exclusivity(unchecked) var outgoing: UnsafeMutableRawPointer?
+    @exclusivity(unchecked) var outgoingCount = 0
+    @exclusivity(unchecked) var outgoingCapacity = 0
+    /// How much of `outgoing` `readOutput` has taken.
+    @exclusivity(unchecked) var outgoingTaken = 0
     /// Told once why the session failed (a handshake refused, a bad record), for logs.
     public var onFailure: ((TLSError) -> Void)?
 
@@ -31,21 +46,20 @@ public final class TLSSession: TCPStreamFilter {
     init(context: OpaquePointer, isServer: Bool) throws {
         ERR_clear_error()
         guard let ssl = SSL_new(context) else { throw TLSError.openSSL("cannot create a TLS session") }
-        guard let input = BIO_new(BIO_s_mem()), let output = BIO_new(BIO_s_mem()) else {
+        guard let bio = BIO_new(TLSSession.bioMethod) else {
             SSL_free(ssl)
-            throw TLSError.openSSL("cannot create TLS buffers")
+            throw TLSError.openSSL("cannot create a TLS session's BIO")
         }
-        // An empty buffer means "wait for more", not end of stream.
-        _ = rxlive_BIO_set_mem_eof_return(input, -1)
-        _ = rxlive_BIO_set_mem_eof_return(output, -1)
-        SSL_set_bio(ssl, input, output)
-        if isServer { SSL_set_accept_state(ssl) } else { SSL_set_connect_state(ssl) }
         self.ssl = ssl
-        self.input = input
-        self.output = output
+        BIO_set_data(bio, Unmanaged.passUnretained(self).toOpaque())
+        SSL_set_bio(ssl, bio, bio) // one BIO both ways: the SSL owns its one reference
+        if isServer { SSL_set_accept_state(ssl) } else { SSL_set_connect_state(ssl) }
     }
 
-    deinit { SSL_free(ssl) }
+    deinit {
+        SSL_free(ssl)
+        free(outgoing)
+    }
 
     /// Client side: produces the ClientHello (read it with `readOutput`).
     public func startHandshake() throws {
@@ -63,15 +77,26 @@ public final class TLSSession: TCPStreamFilter {
     public func receive(_ bytes: UnsafeRawBufferPointer, scratch: UnsafeMutableRawBufferPointer,
                         deliver: (UnsafeRawBufferPointer) -> Bool) throws {
         guard state != .failed else { return }
-        // SSL_get_error reads this thread's error queue: it must start empty.
-        ERR_clear_error()
-        // Take every byte first: `scratch` may be the very buffer `bytes` lies in.
-        var offset = 0
-        while offset < bytes.count {
-            let written = BIO_write(input, bytes.baseAddress! + offset, Int32(clamping: bytes.count - offset))
-            guard written > 0 else { throw fail("cannot buffer TLS input") }
-            offset += Int(written)
+        // SSL_get_error reads this thread's error queue: it must start empty. Peeking is
+        // cheaper than clearing, and the queue is empty almost always.
+        if ERR_peek_error() != 0 { ERR_clear_error() }
+        if leftover.isEmpty && !Self.overlap(bytes, scratch) {
+            return try decode(bytes, scratch: scratch, deliver: deliver)
         }
+        // OpenSSL reads the ciphertext where it lies, so it must not lie under the plaintext
+        // written to `scratch`; and what a declined delivery left comes first.
+        var copy = leftover
+        leftover = []
+        copy.append(contentsOf: bytes)
+        try copy.withUnsafeBytes { try decode($0, scratch: scratch, deliver: deliver) }
+    }
+
+    /// Runs the handshake and reads records from `bytes`, delivering their plaintext.
+    private func decode(_ bytes: UnsafeRawBufferPointer, scratch: UnsafeMutableRawBufferPointer,
+                        deliver: (UnsafeRawBufferPointer) -> Bool) throws {
+        input = bytes
+        inputRead = 0
+        defer { input = UnsafeRawBufferPointer(start: nil, count: 0) }
         if state == .handshaking {
             let result = SSL_do_handshake(ssl)
             guard result == 1 else { return try wait(after: result, "TLS handshake failed") }
@@ -86,8 +111,19 @@ public final class TLSSession: TCPStreamFilter {
         while true {
             let count = SSL_read(ssl, base, Int32(clamping: scratch.count))
             guard count > 0 else { return try wait(after: count, "TLS read failed") }
-            guard deliver(UnsafeRawBufferPointer(start: base, count: Int(count))) else { return }
+            guard deliver(UnsafeRawBufferPointer(start: base, count: Int(count))) else {
+                if inputRead < input.count && state != .failed { leftover = Array(input[inputRead...]) }
+                return
+            }
+            // Another SSL_read would only find out that nothing is left.
+            if inputRead == input.count && SSL_has_pending(ssl) == 0 { return }
         }
+    }
+
+    /// True when the two regions share a byte.
+    private static func overlap(_ bytes: UnsafeRawBufferPointer, _ scratch: UnsafeMutableRawBufferPointer) -> Bool {
+        guard let a = bytes.baseAddress, let b = scratch.baseAddress, !bytes.isEmpty, !scratch.isEmpty else { return false }
+        return a < UnsafeRawPointer(b) + scratch.count && UnsafeRawPointer(b) < a + bytes.count
     }
 
     public func send(_ bytes: UnsafeRawBufferPointer) throws {
@@ -96,8 +132,8 @@ public final class TLSSession: TCPStreamFilter {
         case .handshaking:
             early.append(contentsOf: bytes)
         case .established:
-            ERR_clear_error()
-            // A memory BIO takes everything, so one call writes it all (or fails).
+            // Our BIO takes everything, so one call writes it all (or fails; `fail` then
+            // reads and clears the error queue).
             let written = SSL_write(ssl, base, Int32(clamping: bytes.count))
             guard written == Int32(clamping: bytes.count) else { throw fail("TLS write failed") }
         case .outputFinished, .failed:
@@ -113,10 +149,15 @@ public final class TLSSession: TCPStreamFilter {
         if state != .failed { state = .outputFinished }
     }
 
+    public var hasOutput: Bool { outgoing != nil }
+
     public func readOutput(into buffer: UnsafeMutableRawBufferPointer) -> Int {
-        guard let base = buffer.baseAddress, !buffer.isEmpty, BIO_ctrl_pending(output) > 0 else { return 0 }
-        let count = BIO_read(output, base, Int32(clamping: buffer.count))
-        return count > 0 ? Int(count) : 0
+        guard let outgoing, let base = buffer.baseAddress, !buffer.isEmpty else { return 0 }
+        let count = min(buffer.count, outgoingCount - outgoingTaken)
+        base.copyMemory(from: outgoing + outgoingTaken, byteCount: count)
+        outgoingTaken += count
+        if outgoingTaken == outgoingCount { releaseOutgoing() }
+        return count
     }
 
     // MARK: errors
