@@ -33,9 +33,14 @@ public struct HTTPRequestHead: Sendable, Equatable {
         self.method = method
         self.target = target
         self.authority = authority
-        let split = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        path = String(split.first ?? "")
-        query = split.count > 1 ? String(split[1]) : nil
+        // Split at the first "?" (ASCII, so its UTF-8 index is a character boundary).
+        if let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) {
+            path = String(target[..<mark])
+            query = String(target[target.utf8.index(after: mark)...])
+        } else {
+            path = target
+            query = nil
+        }
         self.version = version
         self.headers = headers
         self.body = body
@@ -62,8 +67,10 @@ public struct HTTPRequestHead: Sendable, Equatable {
     func headerCount(named name: String) -> (count: Int, first: String?) {
         var count = 0
         var first: String?
-        for header in headers where Self.sameName(header.name, name) {
-            if count == 0 { first = header.value }
+        // By index: a `for header in headers` copied each name and value (a retain and a
+        // release of each) to compare the name alone.
+        for index in headers.indices where Self.sameName(headers[index].name, name) {
+            if count == 0 { first = headers[index].value }
             count += 1
         }
         return (count, first)
@@ -71,7 +78,7 @@ public struct HTTPRequestHead: Sendable, Equatable {
 
     /// Whether some header named `name` (case-insensitive) has a value `predicate` accepts.
     func containsHeader(named name: String, where predicate: (String) -> Bool) -> Bool {
-        headers.contains { Self.sameName($0.name, name) && predicate($0.value) }
+        headers.indices.contains { Self.sameName(headers[$0].name, name) && predicate(headers[$0].value) }
     }
 
     /// Header names compared byte by byte with ASCII case folded: an upgrade looks up eight
