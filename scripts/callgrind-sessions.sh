@@ -5,14 +5,16 @@
 # prints the difference per unit:
 #   message: one sum session through FEW and then MANY number1 changes, one at a time;
 #   session: FEW and then MANY sum sessions opened (upgrade, `ready`), sent one change,
-#            answered and closed, one after another.
+#            answered and closed, one after another;
+#   login:   FEW and then MANY login sessions as wsload's churn runs them: username,
+#            password and a tap, the login's result (the simulated service, 1 ms), closed.
 # User-space instructions only: the kernel's share of a system call is not counted.
 # With TLS=1 the rxlive servers get a throwaway certificate and the driver speaks TLS 1.3
 # (Python's ssl module, the client's work is not counted).
 #
 # Usage: [TLS=1] scripts/callgrind-sessions.sh [SERVER ...]     (needs valgrind: scripts/setup test)
 #   SERVER   an rxlive binary, or uws-cpp=PATH for the uws-cpp peer of ../shared/peers
-#   MEASURES "message session" (default) or either one
+#   MEASURES "message session" (default), or any of message, session and login
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MEASURES="${MEASURES:-message session}"
@@ -63,6 +65,18 @@ if measure == "message":
         ws.send_text(sock, '{"input":"number1","value":"%d"}' % i)
         assert next(replies) == {"output": "sum", "value": i + 5}
     sock.close()
+elif measure == "login":
+    for i in range(count):
+        sock = ws.connect(port, "/ws/login")
+        sock.settimeout(120)
+        replies = ws.messages(sock)
+        next(replies)  # ready
+        ws.send_text(sock, '{"input":"username","value":"user%d"}' % i)
+        ws.send_text(sock, '{"input":"password","value":"secret"}')
+        ws.send_text(sock, '{"input":"loginTapped"}')
+        while (reply := next(replies)) != {"output": "loginResult", "value": True}:
+            assert reply.get("output") == "isLoginButtonEnabled", reply
+        sock.close()
 else:
     for i in range(count):
         sock, replies = session()
@@ -87,7 +101,7 @@ instructions() {  # server, measure, count -> total instructions of the run
         PORT="$port" LOGIN_DELAY_MS=1 valgrind --tool=callgrind --callgrind-out-file="$out" "$binary" >/dev/null 2>&1 &
     else
         valgrind --tool=callgrind --callgrind-out-file="$out" "$binary" --port "$port" --public "$PUBLIC_DIR" \
-            --message-rate 0 --login-service simulated --log-level error "${SERVER_TLS[@]}" >/dev/null 2>&1 &
+            --message-rate 0 --login-service simulated --login-delay 0.001 --log-level error "${SERVER_TLS[@]}" >/dev/null 2>&1 &
     fi
     pid=$!
     for _ in $(seq 600); do  # bounded: 60 s for valgrind to start the server
@@ -106,11 +120,11 @@ for server in "$@"; do
     for measure in $MEASURES; do
         case "$measure" in
             message) few=1000; many=6000 ;;
-            session) few=200; many=1200 ;;
-            *) echo "unknown measure $measure (message session)" >&2; exit 2 ;;
+            session|login) few=200; many=1200 ;;
+            *) echo "unknown measure $measure (message session login)" >&2; exit 2 ;;
         esac
         a="$(instructions "$server" "$measure" "$few")"
         b="$(instructions "$server" "$measure" "$many")"
-        echo "$server: $(( (b - a) / (many - few) )) instructions per sum $measure$([ "$TLS" = 1 ] && echo " over TLS") (callgrind, $few vs $many)"
+        echo "$server: $(( (b - a) / (many - few) )) instructions per $([ "$measure" = login ] && echo "login session" || echo "sum $measure")$([ "$TLS" = 1 ] && echo " over TLS") (callgrind, $few vs $many)"
     done
 done
