@@ -109,6 +109,19 @@ public final class WebSocketConnection {
     }
 
     private func writeFrame(_ opcode: WebSocketOpcode, _ payload: UnsafeRawBufferPointer, compressed: Bool = false) {
+        if payload.count < 126 {
+            // A small frame goes into the write queue as one piece: its two header bytes and
+            // the payload joined on the stack (one queue append, not two).
+            let count = payload.count
+            withUnsafeTemporaryAllocation(byteCount: 2 + count, alignment: 1) { frame in
+                let base = frame.baseAddress!
+                base.storeBytes(of: 0x80 | (compressed ? 0x40 : 0) | opcode.rawValue, as: UInt8.self)
+                base.storeBytes(of: UInt8(count), toByteOffset: 1, as: UInt8.self)
+                if let source = payload.baseAddress { (base + 2).copyMemory(from: source, byteCount: count) }
+                tcp.write(UnsafeRawBufferPointer(frame))
+            }
+            return
+        }
         withUnsafeTemporaryAllocation(byteCount: WebSocketFrameHeader.maxSize, alignment: 1) { header in
             if let size = WebSocketFrameEncoder.writeHeader(opcode: opcode, fin: true, compressed: compressed,
                                                             payloadLength: payload.count, into: header) {
