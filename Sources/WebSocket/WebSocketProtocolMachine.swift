@@ -185,7 +185,8 @@ public struct WebSocketProtocolMachine {
     }
 
     /// The common case in one pass: a whole masked text or binary frame with FIN, no reserved
-    /// bits and a 7-bit length, at `start` while no message is in progress. It is unmasked
+    /// bits and a 7-bit or 16-bit length up to `wholeFrameLimit`, at `start` while no message
+    /// is in progress. It is unmasked
     /// into a stack buffer eight bytes at a time while its ASCII-ness is gathered, so only a
     /// text payload with a byte of 0x80 or more goes through the full UTF-8 validator.
     /// Returns the bytes consumed, or 0 for any other frame (the general path takes it; it
@@ -195,12 +196,21 @@ public struct WebSocketProtocolMachine {
         guard available >= 6, messageOpcode == nil else { return 0 }
         let first = start.load(as: UInt8.self)
         let second = start.load(fromByteOffset: 1, as: UInt8.self)
-        let length = Int(second & 0x7F)
-        // 0x81 text, 0x82 binary: FIN set, RSV clear; MASK set and a length under 126.
-        guard first == 0x81 || (first == 0x82 && configuration.acceptsBinary), second & 0x80 != 0, length < 126,
-              available >= 6 + length, length <= configuration.maxMessageSize - message.count else { return 0 }
-        let key = UInt64(UInt32(littleEndian: start.loadUnaligned(fromByteOffset: 2, as: UInt32.self)))
-        let payload = start + 6
+        // 0x81 text, 0x82 binary: FIN set, RSV clear; and MASK set.
+        guard first == 0x81 || (first == 0x82 && configuration.acceptsBinary), second & 0x80 != 0 else { return 0 }
+        var length = Int(second & 0x7F)
+        var headerSize = 6
+        if length == 126 {
+            guard available >= 8 else { return 0 }
+            length = Int(UInt16(bigEndian: start.loadUnaligned(fromByteOffset: 2, as: UInt16.self)))
+            guard length <= Int(Self.wholeFrameLimit) else { return 0 }
+            headerSize = 8
+        } else if length == 127 {
+            return 0
+        }
+        guard available >= headerSize + length, length <= configuration.maxMessageSize - message.count else { return 0 }
+        let key = UInt64(UInt32(littleEndian: start.loadUnaligned(fromByteOffset: headerSize - 4, as: UInt32.self)))
+        let payload = start + headerSize
         let isText = first == 0x81
         let valid = withUnsafeTemporaryAllocation(byteCount: length, alignment: 8) { buffer -> Bool in
             guard let target = buffer.baseAddress else {
@@ -241,7 +251,7 @@ public struct WebSocketProtocolMachine {
             return true
         }
         if !valid { finish(onEvent, .fail(.invalidPayload)) }
-        return 6 + length
+        return headerSize + length
     }
 
     /// The rules that two header bytes already decide. Returns the close code on violation.

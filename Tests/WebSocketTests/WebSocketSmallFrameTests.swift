@@ -17,6 +17,23 @@ final class WebSocketSmallFrameTests: XCTestCase {
         }
     }
 
+    func testMediumLengthsAroundTheWholeFrameLimit() {
+        for length in [126, 127, 200, 1023, 1024, 1025, 2000] {
+            let text = String((0 ..< length).map { Character(UnicodeScalar(UInt8(97 + $0 % 26))) })
+            assertEvents(clientFrame(.text, Array(text.utf8), key: keys[2]), [.text(text)])
+            var invalid = Array(text.utf8)
+            invalid[length - 1] = 0xC3   // a sequence cut off at the end
+            assertEvents(clientFrame(.text, invalid), [.fail(1007)])
+        }
+        // A 16-bit length for a short payload is not minimal, but allowed.
+        var frame = clientFrame(.text, Array("hi".utf8))
+        frame[1] = 0x80 | 126
+        frame.insert(contentsOf: [0, 2], at: 2)
+        assertEvents(frame, [.text("hi")])
+        assertEvents(clientFrame(.text, Array(String(repeating: "z", count: 300).utf8)), [.fail(1009)],
+                     configuration: .init(maxMessageSize: 299))
+    }
+
     func testNonASCIITextAtEveryPosition() {
         for length in 0 ... 40 {
             for scalar in ["é", "€", "😀"] {
