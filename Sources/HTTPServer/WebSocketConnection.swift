@@ -109,6 +109,25 @@ public final class WebSocketConnection {
     }
 
     private func writeFrame(_ opcode: WebSocketOpcode, _ payload: UnsafeRawBufferPointer, compressed: Bool = false) {
+        if payload.count < 126 {
+            // A small frame goes into the write queue as one piece: its two header bytes and
+            // the payload joined on the stack (one queue append, not two).
+            // 2 + 125 bytes fit in 16 words; a fixed buffer, as a closure that allocates on
+            // the stack would retain `self` around it.
+            let count = payload.count
+            var frame: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+                        UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
+                = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            let tcp = self.tcp
+            withUnsafeMutableBytes(of: &frame) { frame in
+                let base = frame.baseAddress!
+                base.storeBytes(of: 0x80 | (compressed ? 0x40 : 0) | opcode.rawValue, as: UInt8.self)
+                base.storeBytes(of: UInt8(count), toByteOffset: 1, as: UInt8.self)
+                if let source = payload.baseAddress { (base + 2).copyMemory(from: source, byteCount: count) }
+                tcp.write(UnsafeRawBufferPointer(start: base, count: 2 + count))
+            }
+            return
+        }
         withUnsafeTemporaryAllocation(byteCount: WebSocketFrameHeader.maxSize, alignment: 1) { header in
             if let size = WebSocketFrameEncoder.writeHeader(opcode: opcode, fin: true, compressed: compressed,
                                                             payloadLength: payload.count, into: header) {

@@ -48,6 +48,19 @@ final class WebSocketIntegrationTests: XCTestCase {
                       "\(harness.events.withLock { $0 })")
     }
 
+    func testEchoesOfEverySizeAroundTheSmallFrameLimit() throws {
+        // Replies under 126 bytes are written as one piece, longer ones as header and payload.
+        try start()
+        let client = try openSocket()
+        for length in [0, 1, 100] + Array(115 ... 125) + [1000] {
+            let text = String((0 ..< length).map { Character(UnicodeScalar(UInt8(97 + $0 % 26))) })
+            client.send(WSTestFrames.text(text))
+            let echo = try XCTUnwrap(client.readFrame(), "length \(length)")
+            XCTAssertEqual(echo.opcode, 1)
+            XCTAssertEqual(String(decoding: echo.payload, as: UTF8.self), "echo:" + text, "length \(length)")
+        }
+    }
+
     func testFramesSentWithTheUpgradeRequestAreNotLost() throws {
         try start()
         let client = try harness.client()
