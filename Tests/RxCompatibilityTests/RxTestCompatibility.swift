@@ -36,11 +36,15 @@ class RxCompatibilityTestCase: XCTestCase {
     }
 
     override func tearDown() {
-        // Work queued on the main thread may still need a run loop turn to finish.
-        for _ in 0..<30 where startResourceCount < Resources.total {
-            _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.05))
+        // Work queued on the main thread may still need a run loop turn to finish, and a
+        // Task may let its resources go a little after the test returns (later still on a
+        // loaded machine): wait for the count to settle, up to 10 s.
+        let deadline = Date().addingTimeInterval(10)
+        while Resources.total != startResourceCount && Date() < deadline {
+            _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.01))
         }
-        XCTAssertEqual(startResourceCount, Resources.total)
+        // Fewer than at the start is an earlier test's late release, not a leak of this one.
+        XCTAssertLessThanOrEqual(Resources.total, startResourceCount, "Rx resources leaked by \(name)")
         Hooks.recordCallStackOnError = false
         if let previousErrorHandler { Hooks.defaultErrorHandler = previousErrorHandler }
         if let previousCapture { Hooks.customCaptureSubscriptionCallstack = previousCapture }

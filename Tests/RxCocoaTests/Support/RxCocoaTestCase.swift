@@ -3,7 +3,7 @@ import RxSwift
 import XCTest
 
 /// Base class of the RxCocoa tests: each test must leave `Resources.total` where it found it
-/// (waiting up to two seconds for work on dispatch queues and tasks to release its resources).
+/// (waiting up to 10 s for work on dispatch queues and tasks to release its resources).
 class RxCocoaTestCase: XCTestCase {
     private var resourcesAtStart: Int32 = 0
 
@@ -13,11 +13,12 @@ class RxCocoaTestCase: XCTestCase {
     }
 
     override func tearDown() {
-        let deadline = Date().addingTimeInterval(2)
+        let deadline = Date().addingTimeInterval(10)
         while Resources.total != resourcesAtStart && Date() < deadline {
             Thread.sleep(forTimeInterval: 0.001)
         }
-        XCTAssertEqual(Resources.total, resourcesAtStart, "Rx resources leaked by \(name)")
+        // Fewer than at the start is an earlier test's late release, not a leak of this one.
+        XCTAssertLessThanOrEqual(Resources.total, resourcesAtStart, "Rx resources leaked by \(name)")
         super.tearDown()
     }
 }

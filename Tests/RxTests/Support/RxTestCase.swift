@@ -4,8 +4,8 @@ import XCTest
 
 /// Base class of the Rx tests: each test must leave `Resources.total` where it found it.
 ///
-/// `tearDown` waits up to two seconds for work queued on dispatch queues to finish and
-/// release its resources before it checks.
+/// `tearDown` waits up to 10 s for work queued on dispatch queues to finish and release
+/// its resources before it checks.
 class RxTestCase: XCTestCase {
     private var resourcesAtStart: Int32 = 0
 
