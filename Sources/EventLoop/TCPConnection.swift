@@ -108,9 +108,11 @@ public final class TCPConnection: LoopHandle {
         return withUnsafeMutablePointer(to: &storage) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address -> String? in
                 guard uv_tcp_getpeername(tcp, address, &length) == 0 else { return nil }
-                var name = [CChar](repeating: 0, count: 64)
-                guard uv_ip_name(address, &name, name.count) == 0 else { return nil }
-                return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                // Named into the stack (INET6_ADDRSTRLEN is 46): no arrays per connection.
+                return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { name -> String? in
+                    guard let base = name.baseAddress, uv_ip_name(address, base, name.count) == 0 else { return nil }
+                    return String(cString: base)
+                }
             }
         }
     }

@@ -14,6 +14,10 @@ extension ObservableType {
     /// - parameter onSubscribed: Runs after subscribing to the source.
     /// - parameter onDispose: Runs when the subscription is disposed (termination included).
     /// - returns: The source sequence, with the side effects.
+    ///
+    /// Inlinable, so the two event closures are specialized in the caller's module: unspecialized,
+    /// each event looked up `Event<Element>`'s metadata in them.
+    @inlinable
     public func `do`(
         onNext: ((Element) throws -> Void)? = nil,
         afterNext: ((Element) throws -> Void)? = nil,
@@ -86,7 +90,9 @@ private final class DoSink<Observer: ObserverType>: Sink<Observer>, ObserverType
     }
 }
 
-private final class Do<Element>: Producer<Element> {
+@usableFromInline
+final class Do<Element>: Producer<Element> {
+    @usableFromInline
     typealias EventHandler = (Event<Element>) throws -> Void
 
     private let source: Observable<Element>
@@ -96,6 +102,7 @@ private final class Do<Element>: Producer<Element> {
     private let onSubscribed: (() -> Void)?
     private let onDispose: (() -> Void)?
 
+    @usableFromInline
     init(source: Observable<Element>, eventHandler: @escaping EventHandler, afterEventHandler: @escaping EventHandler, onSubscribe: (() -> Void)?, onSubscribed: (() -> Void)?, onDispose: (() -> Void)?) {
         self.source = source
         self.eventHandler = eventHandler
