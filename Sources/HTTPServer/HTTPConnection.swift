@@ -128,7 +128,7 @@ final class HTTPConnection {
         timerPurpose = .none
         tcp.clearDeadline()
         let deflate = WebSocketUpgrade.perMessageDeflate(request, enabled: server.configuration.perMessageDeflate)
-        tcp.write(WebSocketHandshake.switchingProtocolsResponse(forKey: key, extensions: deflate?.responseHeaderValue))
+        WebSocketHandshake.withSwitchingProtocolsResponse(forKey: key, extensions: deflate?.responseHeaderValue) { tcp.write($0) }
         let leftover = decoder.takeRemainingBytes()
         server.upgraded(self, request: request, handler: handler, leftover: leftover, deflate: deflate)
     }
