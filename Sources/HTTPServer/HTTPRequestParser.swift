@@ -26,12 +26,14 @@ public enum HTTPRequestParser {
         var lineCount = 1
         var index = 0
         while index < head.count {
-            // Eight bytes at a time while none of them is a control character or DEL: most
-            // of a head, and the byte-by-byte checks below see only the rest.
-            if index + 8 <= head.count,
-               !mayHoldControl(UnsafeRawPointer(head.baseAddress! + index).loadUnaligned(as: UInt64.self)) {
-                index += 8
-                continue
+            // Eight bytes at a time up to the next control character or DEL: most of a head;
+            // the byte-by-byte checks below see only those bytes and the last few.
+            if index + 8 <= head.count {
+                let ordinary = ordinaryByteCount(UnsafeRawPointer(head.baseAddress! + index).loadUnaligned(as: UInt64.self))
+                if ordinary > 0 {
+                    index += ordinary
+                    continue
+                }
             }
             let byte = head[index]
             if byte == cr {
@@ -184,12 +186,18 @@ public enum HTTPRequestParser {
 
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
-    /// Whether any of the eight bytes of `word` may be below 0x20 or DEL (0x7F): never false
-    /// when one is (a borrow can only flag bytes above a true one).
-    private static func mayHoldControl(_ word: UInt64) -> Bool {
+    /// How many of the eight bytes of `word` (in memory order) come before the first
+    /// control byte or DEL: 8 when there is none.
+    static func ordinaryByteCount(_ word: UInt64) -> Int {
+        controlMask(UInt64(littleEndian: word)).trailingZeroBitCount / 8
+    }
+
+    /// The high bit of each byte of `word` that is below 0x20 or DEL, exact up to the lowest
+    /// one: a borrow can only flag bytes above a true one.
+    private static func controlMask(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let deletes = word ^ (ones &* 0x7F)
-        return ((word &- ones &* 0x20) & ~word | (deletes &- ones) & ~deletes) & (ones &* 0x80) != 0
+        return ((word &- ones &* 0x20) & ~word | (deletes &- ones) & ~deletes) & (ones &* 0x80)
     }
 
     /// RFC 9110 tchar: letters, digits and `!#$%&'*+-.^_`|~`.

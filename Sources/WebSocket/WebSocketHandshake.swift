@@ -144,23 +144,25 @@ public enum WebSocketHandshake {
         let count = head.utf8CodeUnitCount + extensionsCount + acceptName.utf8CodeUnitCount + acceptValueLength
             + end.utf8CodeUnitCount
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { buffer in
-            var written = 0
-            func write(_ bytes: UnsafeRawBufferPointer) {
-                UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[written...]).copyMemory(from: bytes)
-                written += bytes.count
+            // A cursor pointer, not a counter captured by nested functions: a captured `var`
+            // is boxed, and each write through it was a dynamic exclusivity check.
+            var cursor = UnsafeMutableRawPointer(buffer.baseAddress!)
+            func write(_ bytes: UnsafeRawBufferPointer, at cursor: inout UnsafeMutableRawPointer) {
+                UnsafeMutableRawBufferPointer(start: cursor, count: bytes.count).copyMemory(from: bytes)
+                cursor += bytes.count
             }
-            func write(_ text: StaticString) {
-                write(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+            func write(_ text: StaticString, at cursor: inout UnsafeMutableRawPointer) {
+                write(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount), at: &cursor)
             }
-            write(head)
+            write(head, at: &cursor)
             if extensions != nil {
-                write(extensionsName)
-                extensions!.withUTF8 { write(UnsafeRawBufferPointer($0)) }
-                write(lineEnd)
+                write(extensionsName, at: &cursor)
+                extensions!.withUTF8 { write(UnsafeRawBufferPointer($0), at: &cursor) }
+                write(lineEnd, at: &cursor)
             }
-            write(acceptName)
-            withAcceptValue(forKey: key) { write($0) }
-            write(end)
+            write(acceptName, at: &cursor)
+            withAcceptValue(forKey: key) { write($0, at: &cursor) }
+            write(end, at: &cursor)
             body(UnsafeRawBufferPointer(buffer))
         }
     }
