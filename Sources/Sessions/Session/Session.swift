@@ -20,8 +20,9 @@ import RxSwift
 final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state is touched only on the owner thread; `transport` is set once, before the graph exists
     let endpoint: SessionEndpoint
     /// The connection (see `Session+WebSocket.swift`): set when it opens, and kept after the
-    /// close, since outputs on other threads read it to hop to the owner thread.
-    var transport: (any SessionTransport)?
+    /// close, since outputs on other threads read it to hop to the owner thread. Unchecked for
+    /// exclusivity: written once before any other thread can see the session.
+    @exclusivity(unchecked) var transport: (any SessionTransport)?
     let idBits: UInt64
     /// When the session was made (the endpoint's clock), for its age on the dashboard.
     let openedAt: UInt64
@@ -43,7 +44,7 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
     /// The output subscriptions (one, or a composite of several), disposed by `close()`;
     /// held by class reference, 16 bytes where a `Disposable` existential takes 40
     /// (`SessionsLayoutTests`).
-    private var subscription: (any AnyObject & Disposable)?
+    @exclusivity(unchecked) private var subscription: (any AnyObject & Disposable)?  // as `state` below
     // The four below are touched on the owner thread only and never borrowed across a call
     // that could reach them again, so their accesses go unchecked (two dynamic checks per
     // message less).
