@@ -80,7 +80,7 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
     ///   (login throttling).
     func open(clientAddress: String = "") {
         guard case .idle = state else { return }
-        metrics.sessionOpened(wire.name, loop: endpoint.loop)
+        metrics.sessionOpened(endpoint.sessionCounters, loop: endpoint.loop)
         endpoint.ready.withMessage(sessionBits: idBits) { ready in
             transport?.send(textBytes: ready)
             endpoint.loopMetrics.messageSent()
@@ -225,7 +225,7 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
             }
             trace.finish()
         }
-        metrics.sessionClosed(wire.name, loop: endpoint.loop)
+        metrics.sessionClosed(endpoint.sessionCounters, loop: endpoint.loop)
         logger.debug("session closed", metadata: ["session": "\(id)"])
     }
 
