@@ -95,7 +95,7 @@ public enum HTTPRequestParser {
             var valueEnd = line.endIndex
             while valueStart < valueEnd, head[valueStart] == space || head[valueStart] == tab { valueStart += 1 }
             while valueEnd > valueStart, head[valueEnd - 1] == space || head[valueEnd - 1] == tab { valueEnd -= 1 }
-            headers.append((String(decoding: UnsafeBufferPointer(rebasing: name), as: UTF8.self),
+            headers.append((CommonHeaderName.string(of: UnsafeBufferPointer(rebasing: name)),
                             String(decoding: UnsafeBufferPointer(rebasing: head[valueStart..<valueEnd]), as: UTF8.self)))
         }
 
