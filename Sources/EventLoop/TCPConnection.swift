@@ -282,7 +282,12 @@ public final class TCPConnection: LoopHandle {
     /// `uv_write` unless a write is already in flight (its callback flushes again).
     /// Once the output is finishing and all of it left, sends FIN.
     public func flush() {
-        guard !isClosing, output.cork == .off, output.inFlight.isEmpty else { return }
+        // Small, so the common call (inside a read, where it waits) costs no big prologue.
+        guard output.cork == .off, !isClosing, output.inFlight.isEmpty else { return }
+        flushNow()
+    }
+
+    private func flushNow() {
         if let staging, !staging.isEmpty { encodeStaged() }
         guard !isClosing else { return }
         if !output.queued.isEmpty { writeNow() }
