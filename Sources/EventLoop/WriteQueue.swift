@@ -74,6 +74,7 @@ struct WriteQueue {
     }
 
     /// Ends the pause once the unsent bytes fell to the low-water mark; true when it did.
+    @inline(__always)
     mutating func resumeIfDrained() -> Bool {
         guard backpressure == .paused, unsentBytes <= Int(lowWaterMark) else { return false }
         backpressure = .drainedUnannounced
