@@ -9,12 +9,14 @@ import CLibUV
 final class ConnectionDeadlines {
     /// Connections with an armed deadline, a min-heap on `deadlineDue`; each connection
     /// knows its index. Unretained: a connection leaves the heap before it closes.
-    private var heap: [Unmanaged<TCPConnection>] = []
+    /// The vars go unchecked for exclusivity: loop thread only, and never borrowed across a
+    /// call that could reach them again (three dynamic checks per connection less).
+    @exclusivity(unchecked) private var heap: [Unmanaged<TCPConnection>] = []
     /// The loop's timer; made with the loop, closed by `stop()`.
     private let timer: LoopOwnTimer
-    private var isClosed = false
+    @exclusivity(unchecked) private var isClosed = false
     /// The due time the timer is armed for (`.max` when stopped).
-    private var armedFor = UInt64.max
+    @exclusivity(unchecked) private var armedFor = UInt64.max
     private let uvLoop: UnsafeMutablePointer<uv_loop_t>
 
     init(loop: UnsafeMutablePointer<uv_loop_t>) {

@@ -113,13 +113,24 @@ public struct HTTPRequestDecoder {
 
     /// Index just past CRLFCRLF, a failure for malformed bytes or an oversized head, or nil.
     /// One pass over the buffer's storage; ordinary bytes (not a control, not after a CR)
-    /// take one comparison each.
+    /// are skipped eight at a time, or take one comparison each near the end.
     private mutating func scanForEndOfHead() -> Result<Int, HTTPParseError>? {
         let maxHeadSize = limits.maxHeadSize
         let (result, stop) = buffer.withUnsafeBufferPointer { bytes -> (Result<Int, HTTPParseError>?, Int) in
             var index = scanned
             var previous: UInt8 = index > 0 ? bytes[index - 1] : 0
+            let wordsEnd = min(bytes.count, maxHeadSize)
             while index < bytes.count {
+                if previous != HTTPRequestParser.cr, index + 8 <= wordsEnd {
+                    // Straight to the word's first control byte, or past the word.
+                    let ordinary = HTTPRequestParser.ordinaryByteCount(
+                        UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self))
+                    if ordinary > 0 {
+                        index += ordinary
+                        previous = bytes[index - 1]
+                        continue
+                    }
+                }
                 if index >= maxHeadSize { return (.failure(.headTooLarge), index) }
                 let byte = bytes[index]
                 if byte < 0x20 || byte == 0x7F || previous == HTTPRequestParser.cr {

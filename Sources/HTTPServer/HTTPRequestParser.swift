@@ -12,17 +12,33 @@ public enum HTTPRequestParser {
     }
 
     /// Two passes over the bytes in place: the first checks line ends and control characters
-    /// and counts the lines, the second reads the request line and each header line by its
-    /// offsets. Only the head's own strings are made (no array of lines, no split).
+    /// and notes where each line ends, the second reads the request line and each header line
+    /// by its offsets. Only the head's own strings are made (no array of lines, no split).
     private static func parse(bytes head: UnsafeBufferPointer<UInt8>, maxHeaderCount: Int) -> Result<HTTPRequestHead, HTTPParseError> {
+        // Room for the ends of the request line and of as many header lines as are allowed.
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: max(0, maxHeaderCount) + 1) { lineEnds in
+            parse(bytes: head, maxHeaderCount: maxHeaderCount, lineEnds: lineEnds)
+        }
+    }
+
+    private static func parse(bytes head: UnsafeBufferPointer<UInt8>, maxHeaderCount: Int,
+                              lineEnds: UnsafeMutableBufferPointer<Int>) -> Result<HTTPRequestHead, HTTPParseError> {
         var lineCount = 1
-        var requestLineEnd = head.count
         var index = 0
         while index < head.count {
+            // Eight bytes at a time up to the next control character or DEL: most of a head;
+            // the byte-by-byte checks below see only those bytes and the last few.
+            if index + 8 <= head.count {
+                let ordinary = ordinaryByteCount(UnsafeRawPointer(head.baseAddress! + index).loadUnaligned(as: UInt64.self))
+                if ordinary > 0 {
+                    index += ordinary
+                    continue
+                }
+            }
             let byte = head[index]
             if byte == cr {
                 guard index + 1 < head.count, head[index + 1] == lf else { return .failure(.badRequest("bare CR")) }
-                if lineCount == 1 { requestLineEnd = index }
+                if lineCount <= lineEnds.count { lineEnds[lineCount - 1] = index }
                 lineCount += 1
                 index += 2
                 continue
@@ -31,6 +47,8 @@ public enum HTTPRequestParser {
             if isForbiddenControl(byte) { return .failure(.badRequest("control character")) }
             index += 1
         }
+        if lineCount <= lineEnds.count { lineEnds[lineCount - 1] = head.count }
+        let requestLineEnd = lineEnds[0]
         guard requestLineEnd > 0 else { return .failure(.badRequest("empty request line")) }
         if lineCount - 1 > maxHeaderCount { return .failure(.tooManyHeaders) }
 
@@ -64,9 +82,8 @@ public enum HTTPRequestParser {
         var headers: [(name: String, value: String)] = []
         headers.reserveCapacity(lineCount - 1)
         var lineStart = requestLineEnd + 2
-        while lineStart <= head.count && headers.count < lineCount - 1 {
-            var lineEnd = lineStart
-            while lineEnd < head.count && head[lineEnd] != cr { lineEnd += 1 }
+        for lineNumber in 1..<lineCount {
+            let lineEnd = lineEnds[lineNumber]
             let line = head[lineStart..<lineEnd]
             lineStart = lineEnd + 2
             guard let first = line.first else { return .failure(.badRequest("empty header line")) }
@@ -169,13 +186,28 @@ public enum HTTPRequestParser {
 
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
-    /// RFC 9110 tchar.
+    /// How many of the eight bytes of `word` (in memory order) come before the first
+    /// control byte or DEL: 8 when there is none.
+    static func ordinaryByteCount(_ word: UInt64) -> Int {
+        controlMask(UInt64(littleEndian: word)).trailingZeroBitCount / 8
+    }
+
+    /// The high bit of each byte of `word` that is below 0x20 or DEL, exact up to the lowest
+    /// one: a borrow can only flag bytes above a true one.
+    private static func controlMask(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let deletes = word ^ (ones &* 0x7F)
+        return ((word &- ones &* 0x20) & ~word | (deletes &- ones) & ~deletes) & (ones &* 0x80)
+    }
+
+    /// RFC 9110 tchar: letters, digits and `!#$%&'*+-.^_`|~`.
     static func isTokenCharacter(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             0x21, 0x23...0x27, 0x2A, 0x2B, 0x2D, 0x2E, 0x5E...0x60, 0x7C, 0x7E:
             true
         default:
-            "!#$%&'*+-.^_`|~".utf8.contains(byte)
+            false
         }
     }
 }

@@ -23,23 +23,25 @@ public final class HTTPServer {
     private let logger: Logger
     private let hostPolicy: HostPolicy
     private var acceptor: TCPAcceptor?
-    private var files: StaticFiles?
-    private var routes: [String: (HTTPRequestHead) -> HTTPResponse] = [:]
-    private var webSocketRoutes: [String: () -> any WebSocketHandler] = [:]
-    private var webSocketFallback: (() -> any WebSocketHandler)?
-    private var connections: [ObjectIdentifier: HTTPConnection] = [:]
-    private var webSockets: [ObjectIdentifier: WebSocketConnection] = [:]
-    private var shutdownCompletions: [() -> Void] = []
-    private var shutdownTimer: TimerHandle?
-    private var started = false
+    @exclusivity(unchecked) private var files: StaticFiles?  // as the tables below
+    // The tables below go unchecked for exclusivity: loop thread only, never borrowed
+    // across a call that could reach them again (five dynamic checks per session less).
+    @exclusivity(unchecked) private var routes: [String: (HTTPRequestHead) -> HTTPResponse] = [:]
+    @exclusivity(unchecked) private var webSocketRoutes: [String: () -> any WebSocketHandler] = [:]
+    @exclusivity(unchecked) private var webSocketFallback: (() -> any WebSocketHandler)?
+    @exclusivity(unchecked) private var connections: [ObjectIdentifier: HTTPConnection] = [:]
+    @exclusivity(unchecked) private var webSockets: [ObjectIdentifier: WebSocketConnection] = [:]
+    @exclusivity(unchecked) private var shutdownCompletions: [() -> Void] = []
+    @exclusivity(unchecked) private var shutdownTimer: TimerHandle?
+    @exclusivity(unchecked) private var started = false
     private var cachedDate: (second: Int, text: String) = (0, "")
     /// The zlib streams this server's connections share (one server per loop, so one set per loop thread).
     private(set) var deflateStreams: PerMessageDeflateStreams?
 
     /// True from `shutdown` on: `/healthz` answers 503 and keep-alive ends.
-    public private(set) var isDraining = false
+    @exclusivity(unchecked) public private(set) var isDraining = false  // as the tables above
     /// True from `enterDrainGrace()` on: `/healthz` answers 503, everything else is served.
-    public private(set) var isInDrainGrace = false
+    @exclusivity(unchecked) public private(set) var isInDrainGrace = false  // as the tables above
 
     /// A server on `loop`; nothing listens until `start()`.
     public init(configuration: HTTPServerConfiguration, loop: EventLoop,

@@ -93,4 +93,42 @@ final class PlainMessageTests: XCTestCase {
         var empty: [UInt8] = []
         XCTAssertEqual(empty.withUnsafeMutableBufferPointer { table.index(ofUTF8: UnsafeBufferPointer($0)) }, 3)
     }
+
+    /// The string scan reads eight bytes at a time: a quote, a backslash or a control
+    /// character at each place of a word (and in the bytes after the last whole word) ends
+    /// it where the byte-by-byte reading would, and a byte above 0x7F does not.
+    func testEveryEndingByteAtEveryPlaceOfALongValue() {
+        // Whether the shortcut answers a value holding the byte (else the full reader does).
+        let bytes: [(text: String, shortcut: Bool)] = [("\"", false), ("\\\"", false), ("\\n", false), ("\t", false), ("\u{1F}", false),
+                                                       ("\u{7F}", true), ("\u{E9}", true)]
+        for length in 0..<20 {
+            for at in 0...length {
+                for (byte, shortcut) in bytes {
+                    var value = String(repeating: "a", count: length)
+                    value.insert(contentsOf: byte, at: value.index(value.startIndex, offsetBy: at))
+                    let text = #"{"input":"username","value":""# + value + #""}"#
+                    XCTAssertEqual(decoded(text), full(text), text)
+                    XCTAssertEqual(plain(text), shortcut ? .init(index: 0, payload: .text(value)) : nil, text)
+                }
+                let text = #"{"input":"username","value":""# + String(repeating: "b", count: length) + #""}"#
+                XCTAssertEqual(plain(text), .init(index: 0, payload: .text(String(repeating: "b", count: length))), text)
+            }
+        }
+    }
+
+    /// Names are compared a word at a time, the last word overlapping: one differing byte at
+    /// any place of a name of any length is seen.
+    func testNamesDifferingInAnyOneByteAreTold() {
+        for length in 1..<24 {
+            let name = (0..<length).map { Character(UnicodeScalar(UInt8(0x61 + $0 % 26))) }
+            let table = InputTable([(name: String(name), kind: .text)])
+            var same = Array(String(name).utf8)
+            XCTAssertEqual(same.withUnsafeMutableBufferPointer { table.index(ofUTF8: UnsafeBufferPointer($0)) }, 0)
+            for at in 0..<length {
+                var other = Array(String(name).utf8)
+                other[at] = 0x5F  // _
+                XCTAssertNil(other.withUnsafeMutableBufferPointer { table.index(ofUTF8: UnsafeBufferPointer($0)) }, "\(length) \(at)")
+            }
+        }
+    }
 }

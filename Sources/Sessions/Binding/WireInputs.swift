@@ -23,13 +23,34 @@ public final class WireInputs {
         case value(WireValueFeed)
     }
 
-    private(set) var declarations: [Declaration] = []
-    private(set) var feeds: [Feed] = []
+    // Used by the one thread that declares the inputs or builds a session, within that
+    // call: no dynamic exclusivity check (six per session).
+    @exclusivity(unchecked) private(set) var declarations: [Declaration] = []
+    @exclusivity(unchecked) private(set) var feeds: [Feed] = []
     /// The session's client: its address, and a way to tell it an error.
     public let client: WireClient
+    /// False for a session's inputs in a release build: only the debug check that every
+    /// session declares the same inputs reads them again (each session's arrays grew three
+    /// times, and `feeds` still has its room made up front).
+    private let recordsDeclarations: Bool
 
+    /// Inputs being declared: every declaration is recorded.
     init(client: WireClient = WireClient()) {
         self.client = client
+        recordsDeclarations = true
+    }
+
+    /// One session's inputs, of a view model that declared `count`.
+    init(client: WireClient, count: Int, recordsDeclarations: Bool) {
+        self.client = client
+        self.recordsDeclarations = recordsDeclarations
+        feeds.reserveCapacity(count)
+        if recordsDeclarations { declarations.reserveCapacity(count) }
+    }
+
+    private func declare(_ declaration: @autoclosure () -> Declaration, _ feed: Feed) {
+        if recordsDeclarations { declarations.append(declaration()) }
+        feeds.append(feed)
     }
 
     /// A text input: every message's string value, like `rx.text.orEmpty`.
@@ -38,8 +59,7 @@ public final class WireInputs {
     ///   - secret: a password, say: a viewer of the session sees each value's length only.
     public func text(_ name: String, secret: Bool = false) -> Observable<String> {
         let subject = PublishSubject<String>()
-        declarations.append(Declaration(name: name, kind: .text, limit: nil, secret: secret))
-        feeds.append(.text(subject))
+        declare(Declaration(name: name, kind: .text, limit: nil, secret: secret), .text(subject))
         return subject.asObservable()
     }
 
@@ -53,8 +73,7 @@ public final class WireInputs {
     ///   - secret: a viewer of the session sees each value's length only.
     public func value<Value: Decodable>(_ name: String, as type: Value.Type = Value.self, secret: Bool = false) -> Observable<Value> {
         let feed = TypedWireValueFeed<Value>()
-        declarations.append(Declaration(name: name, kind: .value, limit: nil, secret: secret))
-        feeds.append(.value(feed))
+        declare(Declaration(name: name, kind: .value, limit: nil, secret: secret), .value(feed))
         return feed.subject.asObservable()
     }
 
@@ -64,8 +83,7 @@ public final class WireInputs {
     ///   - limit: at most this many taps per session (`rate_limited` beyond it).
     public func tap(_ name: String, limit: RateLimit? = nil) -> Observable<Void> {
         let subject = PublishSubject<Void>()
-        declarations.append(Declaration(name: name, kind: .tap, limit: limit))
-        feeds.append(.tap(subject))
+        declare(Declaration(name: name, kind: .tap, limit: limit), .tap(subject))
         return subject.asObservable()
     }
 }

@@ -74,8 +74,10 @@ public struct WireViewModel {
         secretInputs = declarations.map(\.secret)
         lanes = declarations.map { MarbleLane(name: $0.name, role: .input, shape: $0.secret ? .secret : $0.kind == .tap ? .tap : .value) }
             + outputs.map { MarbleLane(name: $0.name, role: .output, shape: .value) }
-        build = { client, sink in
-            let wire = WireInputs(client: client)
+        var checksDeclarations = false
+        assert({ checksDeclarations = true; return true }())
+        build = { [checksDeclarations] client, sink in
+            let wire = WireInputs(client: client, count: declarations.count, recordsDeclarations: checksDeclarations)
             let session = context(client)
             let output = transform(session, input(wire, session))
             assert(wire.declarations == declarations, "the input closure of \(name) must declare the same inputs every time")

@@ -118,8 +118,28 @@ public final class InputTable: Sendable {
     }
 }
 
-/// Whether `count` bytes at `a` and at `b` are the same.
+/// Whether `count` bytes at `a` and at `b` are the same: names and keys are short, so
+/// words are compared, the last one overlapping the one before rather than bytes one by one.
 func bytesEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
-    for offset in 0..<count where a[offset] != b[offset] { return false }
-    return true
+    let a = UnsafeRawPointer(a), b = UnsafeRawPointer(b)
+    func same<Word: FixedWidthInteger>(_: Word.Type, at offset: Int) -> Bool {
+        a.loadUnaligned(fromByteOffset: offset, as: Word.self) == b.loadUnaligned(fromByteOffset: offset, as: Word.self)
+    }
+    switch count {
+    case 8...:
+        var offset = 0
+        while offset + 8 < count {
+            guard same(UInt64.self, at: offset) else { return false }
+            offset += 8
+        }
+        return same(UInt64.self, at: count - 8)
+    case 4...:
+        return same(UInt32.self, at: 0) && same(UInt32.self, at: count - 4)
+    case 2...:
+        return same(UInt16.self, at: 0) && same(UInt16.self, at: count - 2)
+    case 1:
+        return same(UInt8.self, at: 0)
+    default:
+        return true
+    }
 }

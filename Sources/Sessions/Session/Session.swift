@@ -20,8 +20,9 @@ import RxSwift
 final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state is touched only on the owner thread; `transport` is set once, before the graph exists
     let endpoint: SessionEndpoint
     /// The connection (see `Session+WebSocket.swift`): set when it opens, and kept after the
-    /// close, since outputs on other threads read it to hop to the owner thread.
-    var transport: (any SessionTransport)?
+    /// close, since outputs on other threads read it to hop to the owner thread. Unchecked for
+    /// exclusivity: written once before any other thread can see the session.
+    @exclusivity(unchecked) var transport: (any SessionTransport)?
     let idBits: UInt64
     /// When the session was made (the endpoint's clock), for its age on the dashboard.
     let openedAt: UInt64
@@ -43,15 +44,18 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
     /// The output subscriptions (one, or a composite of several), disposed by `close()`;
     /// held by class reference, 16 bytes where a `Disposable` existential takes 40
     /// (`SessionsLayoutTests`).
-    private var subscription: (any AnyObject & Disposable)?
+    @exclusivity(unchecked) private var subscription: (any AnyObject & Disposable)?  // as `state` below
+    // The four below are touched on the owner thread only and never borrowed across a call
+    // that could reach them again, so their accesses go unchecked (two dynamic checks per
+    // message less).
     /// Used only when the endpoint has a message limit.
-    private var messageBucket = TokenBucket(RateLimit(perSecond: 1, burst: 1), now: 0)
+    @exclusivity(unchecked) private var messageBucket = TokenBucket(RateLimit(perSecond: 1, burst: 1), now: 0)
     /// By input index; empty when no input has a tap limit.
-    private var tapBuckets: [TokenBucket?] = []
+    @exclusivity(unchecked) private var tapBuckets: [TokenBucket?] = []
     // Last, so the state shares the feeds' last word.
     /// The input subjects, by input index (while open).
-    private var feeds = SessionFeeds.none
-    private var state: State = .idle
+    @exclusivity(unchecked) private var feeds = SessionFeeds.none
+    @exclusivity(unchecked) private var state: State = .idle
 
     /// A session of `endpoint` on `transport`, or on the WebSocket connection that opens it.
     init(endpoint: SessionEndpoint, transport: (any SessionTransport)? = nil) {
@@ -76,7 +80,7 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
     ///   (login throttling).
     func open(clientAddress: String = "") {
         guard case .idle = state else { return }
-        metrics.sessionOpened(wire.name, loop: endpoint.loop)
+        metrics.sessionOpened(endpoint.sessionCounters, loop: endpoint.loop)
         endpoint.ready.withMessage(sessionBits: idBits) { ready in
             transport?.send(textBytes: ready)
             endpoint.loopMetrics.messageSent()
@@ -221,7 +225,7 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
             }
             trace.finish()
         }
-        metrics.sessionClosed(wire.name, loop: endpoint.loop)
+        metrics.sessionClosed(endpoint.sessionCounters, loop: endpoint.loop)
         logger.debug("session closed", metadata: ["session": "\(id)"])
     }
 
@@ -260,12 +264,18 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
     }
 
     func sendOutput(utf8 message: UnsafeRawBufferPointer) {
-        guard transport?.isOnOwnerThread ?? true else {
+        // `transport` read once: each read of the optional existential is a retain and a release.
+        guard let transport else {
+            guard case .open = state else { return }
+            endpoint.loopMetrics.messageSent()
+            return
+        }
+        guard transport.isOnOwnerThread else {
             sendOutput(String(decoding: message, as: UTF8.self))
             return
         }
         guard case .open = state else { return }
-        transport?.send(textBytes: message)
+        transport.send(textBytes: message)
         endpoint.loopMetrics.messageSent()
     }
 

@@ -12,6 +12,8 @@ final class SessionEndpoint {
     let metrics: SessionMetrics
     /// The counters of the loop these sessions live on.
     let loopMetrics: LoopMetrics
+    /// The counters of this view model's sessions, across loops.
+    let sessionCounters: ViewModelSessionCounters
     /// Where the endpoint's sessions are listed while they are open.
     let registry: SessionRegistry
     /// The index of the event loop these sessions live on (for per-loop metrics).
@@ -36,6 +38,7 @@ final class SessionEndpoint {
         self.configuration = configuration
         self.metrics = metrics
         loopMetrics = metrics.loop(loop)
+        sessionCounters = metrics.counters(of: wire.name)
         self.registry = registry
         self.loop = loop
         self.eventLoop = eventLoop
