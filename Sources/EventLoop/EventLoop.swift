@@ -27,6 +27,9 @@ public final class EventLoop: @unchecked Sendable {
     let filterBuffer: UnsafeMutableRawBufferPointer
     /// Free output chunks for the connections' write queues.
     let chunkPool = OutputChunkPool()
+    /// Where the connection handling a read gathers its answers (see `CorkBuffer`). Behind a
+    /// pointer, so a write reaches it without retaining the loop.
+    let cork: UnsafeMutablePointer<CorkBuffer>
     /// The `uv_buf_t` array a connection's `flush()` fills for `uv_write`, shared by the loop's
     /// connections: `uv_write` copies the array into its request before returning.
     let writeBuffers: UnsafeMutablePointer<uv_buf_t>
@@ -54,6 +57,8 @@ public final class EventLoop: @unchecked Sendable {
         readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
         filterBuffer = .allocate(byteCount: Self.filterBufferSize, alignment: 16)
         writeBuffers = .allocate(capacity: WriteQueue.maxBuffersPerWrite)
+        cork = .allocate(capacity: 1)
+        cork.initialize(to: CorkBuffer())
         deadlines = ConnectionDeadlines(loop: uvLoop)
         heapTrimmer = HeapTrimmer(loop: uvLoop)
         wakeUp = try WakeUpHandle(loop: self)
@@ -65,6 +70,9 @@ public final class EventLoop: @unchecked Sendable {
         if uv_loop_close(uvLoop) == 0 { uvLoop.deallocate() }
         readBuffer.deallocate()
         filterBuffer.deallocate()
+        cork.pointee.deallocate()
+        cork.deinitialize(count: 1)
+        cork.deallocate()
         writeBuffers.deallocate()
     }
 

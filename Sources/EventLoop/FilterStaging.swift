@@ -3,7 +3,9 @@
 /// possible. Allocated only for a connection that has a filter. Loop thread only.
 final class FilterStaging {
     let filter: any TCPStreamFilter
-    private(set) var staged: ChunkList
+    // `@exclusivity(unchecked)`: loop thread only; `encode` iterates a copy while the filter
+    // runs, and the filter cannot reach its staging.
+    @exclusivity(unchecked) private(set) var staged: ChunkList
 
     init(_ filter: any TCPStreamFilter, staged: ChunkList = ChunkList()) {
         self.filter = filter

@@ -11,7 +11,8 @@ import Glibc
 /// closes does not park one chunk per connection. The rest goes to one `uv_write`; only one
 /// write is in flight at a time, so writes made meanwhile are coalesced into the next. Inside
 /// a read callback `flush()` waits for the callback's end, so the answers to everything one
-/// read brought leave in one system call.
+/// read brought leave in one system call; when nothing was waiting, they gather in the loop's
+/// `CorkBuffer` and are written from there, with no chunk taken or queued.
 ///
 /// Once the unsent bytes pass `highWaterMark` the connection stops reading from the peer and
 /// resumes when they drop to `lowWaterMark`; past `maxUnsentBytes` it gives up on the peer and
@@ -50,6 +51,7 @@ public final class TCPConnection: LoopHandle {
     public var filter: (any TCPStreamFilter)? {
         get { staging?.filter }
         set {
+            if output.cork == .loopBuffer { spillCork() }  // later writes go through the filter
             let staged = staging?.takeStaged() ?? ChunkList()
             staging = newValue.map { FilterStaging($0, staged: staged) }
             if staging == nil { output.uncount(FilterStaging.give(staged, to: loop.chunkPool)) }
@@ -100,6 +102,9 @@ public final class TCPConnection: LoopHandle {
 
     var tcp: UnsafeMutablePointer<uv_tcp_t> { rawHandle.assumingMemoryBound(to: uv_tcp_t.self) }
     var stream: UnsafeMutablePointer<uv_stream_t> { rawHandle.assumingMemoryBound(to: uv_stream_t.self) }
+
+    /// True on the loop's thread (`loop.inEventLoop`, without retaining the loop).
+    public var inEventLoop: Bool { loop.inEventLoop }
 
     /// The peer's IP address as text (`127.0.0.1`, `::1`), `nil` when the socket has none.
     public var peerAddress: String? {
@@ -189,16 +194,20 @@ public final class TCPConnection: LoopHandle {
         if count > 0 {
             guard outputState == .open else { return } // finishing: the peer's bytes are discarded
             let bytes = UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<count])
-            output.isCorked = true
+            let waiting = !output.queued.isEmpty || !output.inFlight.isEmpty || !(staging?.isEmpty ?? true)
+            output.cork = waiting ? .queue : .loopBuffer
             if let filter = staging?.filter {
                 receive(bytes, through: filter)
             } else {
                 let delegate = self.delegate // kept alive even if it replaces itself during the call
                 delegate?.connection(self, didRead: bytes)
             }
-            output.isCorked = false
-            flush()
-            announceDrainIfDue()
+            let corked = output.cork
+            output.cork = .off
+            if corked == .loopBuffer && loop.cork.pointee.count > 0 { sendCorked() }
+            // Nothing queued, staged or finishing: the flush would find nothing to do.
+            if !output.queued.isEmpty || staging != nil || outputState != .open { flush() }
+            if output.backpressure == .drainedUnannounced { announceDrainIfDue() }
         } else if count == Int(UV_EOF.rawValue) {
             moveReading(.peerFinished)
             if outputState == .open {
@@ -232,8 +241,51 @@ public final class TCPConnection: LoopHandle {
     /// Queues a copy of `bytes`; call `flush()` (done for you after each read callback).
     public func write(_ bytes: UnsafeRawBufferPointer) {
         guard outputState == .open, !isClosing, !bytes.isEmpty else { return }
+        if output.cork == .loopBuffer {
+            if loop.cork.pointee.append(bytes) { return outputGrew(output.count(bytes.count)) }
+            spillCork()
+        }
         if let staging { staging.stage(bytes, pool: loop.chunkPool) } else { output.append(bytes, pool: loop.chunkPool) }
         outputGrew(output.count(bytes.count))
+    }
+
+    /// Queues the first `headerCount` (at most 8) bytes of `header`, little-endian (its lowest
+    /// byte first), followed by `payload`: a frame, as two `write`s would, but while answering
+    /// a read copied once into the loop's cork buffer.
+    public func write(header: UInt64, count headerCount: Int, payload: UnsafeRawBufferPointer) {
+        precondition(headerCount <= 8, "a header of at most 8 bytes")
+        guard outputState == .open, !isClosing else { return }
+        if output.cork == .loopBuffer {
+            if loop.cork.pointee.append(header: header, count: headerCount, payload: payload) {
+                return outputGrew(output.count(headerCount + payload.count))
+            }
+            spillCork()
+        }
+        writeSeparately(header: header, count: headerCount, payload: payload)
+    }
+
+    /// `write(header:count:payload:)` as two writes (kept apart, so the common path above
+    /// takes no address of a local).
+    @inline(never)
+    private func writeSeparately(header: UInt64, count headerCount: Int, payload: UnsafeRawBufferPointer) {
+        let total = headerCount + payload.count
+        guard total > 128 else {
+            // A small frame is joined on the stack first: one piece to queue or stage, not two.
+            // A fixed buffer of 16 words, as a closure that allocates on the stack would retain
+            // `self` around it.
+            var frame: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+                        UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
+                = (header.littleEndian, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            withUnsafeMutableBytes(of: &frame) { frame in
+                if let source = payload.baseAddress {
+                    (frame.baseAddress! + headerCount).copyMemory(from: source, byteCount: payload.count)
+                }
+                write(UnsafeRawBufferPointer(rebasing: frame[0..<total]))
+            }
+            return
+        }
+        withUnsafeBytes(of: header.littleEndian) { write(UnsafeRawBufferPointer(rebasing: $0[0..<headerCount])) }
+        write(payload)
     }
 
     /// Queues a copy of `bytes`.
@@ -247,6 +299,7 @@ public final class TCPConnection: LoopHandle {
         string.withUTF8 { write(UnsafeRawBufferPointer($0)) }
     }
 
+    @inline(__always)
     private func outputGrew(_ growth: WriteQueue.Growth) {
         switch growth {
         case .unchanged: break
@@ -259,7 +312,12 @@ public final class TCPConnection: LoopHandle {
     /// `uv_write` unless a write is already in flight (its callback flushes again).
     /// Once the output is finishing and all of it left, sends FIN.
     public func flush() {
-        guard !isClosing, !output.isCorked, output.inFlight.isEmpty else { return }
+        // Small, so the common call (inside a read, where it waits) costs no big prologue.
+        guard output.cork == .off, !isClosing, output.inFlight.isEmpty else { return }
+        flushNow()
+    }
+
+    private func flushNow() {
         if let staging, !staging.isEmpty { encodeStaged() }
         guard !isClosing else { return }
         if !output.queued.isEmpty { writeNow() }
@@ -274,6 +332,59 @@ public final class TCPConnection: LoopHandle {
         if uv_write(writeRequest, stream, loop.writeBuffers, UInt32(count), connectionDidWrite) < 0 {
             loop.writeRequests.give(writeRequest)  // no callback will come for it
             close()
+        }
+    }
+
+    /// Moves what this connection gathered in the loop's cork buffer where `write` would have
+    /// put it (the queue, or the filter's staging), and the rest of this read's writes after it.
+    private func spillCork() {
+        output.cork = .queue
+        let cork = loop.cork
+        if let staging {
+            staging.stage(cork.pointee.bytes, pool: loop.chunkPool)
+        } else {
+            output.append(cork.pointee.bytes, pool: loop.chunkPool)
+        }
+        cork.pointee.reset()
+    }
+
+    /// At the end of a read: sends what gathered in the loop's cork buffer straight from it
+    /// (nothing was queued, staged or in flight, so the order holds). Plain, in one system call
+    /// when the socket takes it all, the rest waiting in the queue for `flush()`; with a filter,
+    /// encoded into the queue at once.
+    private func sendCorked() {
+        let cork = loop.cork
+        let corked = cork.pointee.bytes
+        cork.pointee.reset()
+        guard !isClosing else { return output.uncount(corked.count) }  // dropped, as the queue is at close
+        if let staging {
+            output.uncount(corked.count)
+            do {
+                try staging.filter.send(corked)
+            } catch {
+                return close()
+            }
+            return takeFilterOutput()
+        }
+        let written = writeDirectly(corked)
+        output.uncount(written)
+        if written < corked.count {
+            output.append(UnsafeRawBufferPointer(rebasing: corked[written...]), pool: loop.chunkPool)
+        }
+        if output.resumeIfDrained() { moveReading(.outputChanged) }
+    }
+
+    /// `write(2)` to the socket, as `uv_try_write` does for one buffer without its checks,
+    /// which hold here: nothing is in flight or queued, and the output is open. Returns the
+    /// bytes taken; 0 for EAGAIN or an error (what is left is queued, and the `uv_write` after
+    /// the queue's own try reports the error).
+    private func writeDirectly(_ bytes: UnsafeRawBufferPointer) -> Int {
+        var descriptor = uv_os_fd_t()
+        guard uv_fileno(uvHandle, &descriptor) == 0 else { return 0 }
+        while true {
+            let written = systemWrite(descriptor, bytes.baseAddress, bytes.count)
+            if written >= 0 { return written }
+            if errno != EINTR { return 0 }
         }
     }
 
@@ -323,6 +434,11 @@ public final class TCPConnection: LoopHandle {
 
     /// The filter failed: send what it still produced (an alert), then FIN, then close.
     private func abandonOutput() {
+        if output.cork == .loopBuffer {
+            output.cork = .queue
+            output.uncount(loop.cork.pointee.count)
+            loop.cork.pointee.reset()
+        }
         if let staging { output.uncount(staging.drop(pool: loop.chunkPool)) }
         takeFilterOutput()
         guard outputState == .open, !isClosing else { return }
@@ -351,6 +467,7 @@ public final class TCPConnection: LoopHandle {
         guard outputState == .open, !isClosing else { return }
         outputState = .finishing
         moveReading(.wanted)
+        if output.cork == .loopBuffer { spillCork() }  // the filter's end goes after it
         if let filter = staging?.filter {
             encodeStaged()
             guard !isClosing else { return }
@@ -426,20 +543,29 @@ public final class TCPConnection: LoopHandle {
     }
 }
 
+/// `write(2)`; at file scope, where `write` is not one of the connection's own.
+private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
+    write(descriptor, bytes, count)
+}
+
 private func connectionAllocate(_ handle: UnsafeMutablePointer<uv_handle_t>?, _ suggested: Int,
                                 _ buffer: UnsafeMutablePointer<uv_buf_t>?) {
     guard let buffer else { return }
-    guard let connection = LoopHandle.owner(of: handle.map(UnsafeMutableRawPointer.init)) as? TCPConnection else {
-        buffer.pointee = uv_buf_init(nil, 0)
+    guard let data = handle?.pointee.data else {
+        buffer.pointee = uv_buf_t(base: nil, len: 0)
         return
     }
-    let readBuffer = connection.loop.readBuffer
-    buffer.pointee = uv_buf_init(readBuffer.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(readBuffer.count))
+    // Only `TCPConnection` starts reads with these callbacks; libuv holds it (`LoopHandle`).
+    let readBuffer = Unmanaged<TCPConnection>.fromOpaque(data)._withUnsafeGuaranteedRef { $0.loop.readBuffer }
+    buffer.pointee = uv_buf_t(base: readBuffer.baseAddress!.assumingMemoryBound(to: CChar.self), len: readBuffer.count)
 }
 
 private func connectionDidRead(_ stream: UnsafeMutablePointer<uv_stream_t>?, _ count: Int,
                                _ buffer: UnsafePointer<uv_buf_t>?) {
-    (LoopHandle.owner(of: stream.map(UnsafeMutableRawPointer.init)) as? TCPConnection)?.didRead(count)
+    guard let data = stream?.pointee.data else { return }
+    // Unretained: libuv holds the connection until its close callback, which never runs
+    // inside a read callback (`uv_close` defers it).
+    Unmanaged<TCPConnection>.fromOpaque(data)._withUnsafeGuaranteedRef { $0.didRead(count) }
 }
 
 private func connectionDidWrite(_ request: UnsafeMutablePointer<uv_write_t>?, _ status: Int32) {

@@ -29,9 +29,19 @@ struct WriteQueue {
     /// Bytes written but not yet confirmed by a write callback.
     private(set) var unsentBytes = 0
     private(set) var backpressure = Backpressure.flowing
-    /// True while the delegate handles a read: flushes wait for the end of it, so the answers
-    /// to everything one read brought leave in one system call.
-    var isCorked = false
+    /// Whether the delegate is handling a read, and where its writes go meanwhile.
+    enum Cork: UInt8 {
+        /// Not in a read: writes are queued, and flushes write.
+        case off
+        /// In a read: writes are queued (or staged) and flushes wait for the end of it, so the
+        /// answers to everything one read brought leave in one system call.
+        case queue
+        /// In a read that began with nothing queued or in flight and no filter: writes gather
+        /// in the loop's `CorkBuffer` until it is full, then in the queue after them.
+        case loopBuffer
+    }
+
+    var cork = Cork.off
     // 32-bit limits: the queue sits at the end of the connection's fields.
     var highWaterMark: UInt32 = 1 << 20
     var lowWaterMark: UInt32 = 256 << 10
@@ -47,6 +57,7 @@ struct WriteQueue {
 
     /// Adds `count` bytes to the unsent total (queued here or staged for the filter) and
     /// pauses past the high-water mark.
+    @inline(__always)
     mutating func count(_ count: Int) -> Growth {
         unsentBytes += count
         if unsentBytes > Int(maxUnsentBytes) { return .overLimit }
@@ -63,6 +74,7 @@ struct WriteQueue {
     }
 
     /// Ends the pause once the unsent bytes fell to the low-water mark; true when it did.
+    @inline(__always)
     mutating func resumeIfDrained() -> Bool {
         guard backpressure == .paused, unsentBytes <= Int(lowWaterMark) else { return false }
         backpressure = .drainedUnannounced

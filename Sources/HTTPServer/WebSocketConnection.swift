@@ -44,6 +44,10 @@ public final class WebSocketConnection {
     /// The loop this connection lives on; every call must come from its thread.
     public var eventLoop: EventLoop { tcp.loop }
 
+    /// True on the thread of the connection's loop (`eventLoop.inEventLoop`, without
+    /// retaining the loop).
+    public var inEventLoop: Bool { tcp.inEventLoop }
+
     /// The peer's IP address (the TCP peer: a proxy's when there is one).
     public var peerAddress: String? { tcp.peerAddress }
 
@@ -108,29 +112,33 @@ public final class WebSocketConnection {
         tcp.flush()
     }
 
+    /// Writes header and payload as one piece: straight into the loop's cork buffer while
+    /// the connection answers a read (the payload copied once), else into the write queue.
     private func writeFrame(_ opcode: WebSocketOpcode, _ payload: UnsafeRawBufferPointer, compressed: Bool = false) {
-        if payload.count < 126 {
-            // A small frame goes into the write queue as one piece: its two header bytes and
-            // the payload joined on the stack (one queue append, not two).
-            // 2 + 125 bytes fit in 16 words; a fixed buffer, as a closure that allocates on
-            // the stack would retain `self` around it.
-            let count = payload.count
-            var frame: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
-                        UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
-                = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-            let tcp = self.tcp
-            withUnsafeMutableBytes(of: &frame) { frame in
-                let base = frame.baseAddress!
-                base.storeBytes(of: 0x80 | (compressed ? 0x40 : 0) | opcode.rawValue, as: UInt8.self)
-                base.storeBytes(of: UInt8(count), toByteOffset: 1, as: UInt8.self)
-                if let source = payload.baseAddress { (base + 2).copyMemory(from: source, byteCount: count) }
-                tcp.write(UnsafeRawBufferPointer(start: base, count: 2 + count))
-            }
+        let count = payload.count
+        // The 2- or 4-byte header made in a register (RFC 6455 5.2: FIN, RSV1, opcode; the
+        // length in 7 bits, or 126 and 16 bits in network order).
+        let first = UInt64(0x80 | (compressed ? 0x40 : 0) | opcode.rawValue)
+        if count < 126 {
+            tcp.write(header: first | UInt64(count) << 8, count: 2, payload: payload)
             return
         }
+        if count <= Int(UInt16.max) {
+            let length = UInt64(count)
+            tcp.write(header: first | 126 << 8 | (length >> 8) << 16 | (length & 0xFF) << 24, count: 4, payload: payload)
+            return
+        }
+        writeLargeFrame(opcode, payload, compressed: compressed)
+    }
+
+    /// A frame of 64 KiB or more: its 10-byte header, then the payload.
+    @inline(never)
+    private func writeLargeFrame(_ opcode: WebSocketOpcode, _ payload: UnsafeRawBufferPointer, compressed: Bool) {
+        let count = payload.count
+        let tcp = self.tcp
         withUnsafeTemporaryAllocation(byteCount: WebSocketFrameHeader.maxSize, alignment: 1) { header in
             if let size = WebSocketFrameEncoder.writeHeader(opcode: opcode, fin: true, compressed: compressed,
-                                                            payloadLength: payload.count, into: header) {
+                                                            payloadLength: count, into: header) {
                 tcp.write(UnsafeRawBufferPointer(rebasing: header[0..<size]))
             }
         }

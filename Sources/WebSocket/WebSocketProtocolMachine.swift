@@ -114,8 +114,27 @@ public struct WebSocketProtocolMachine {
     /// event, in order; the buffers it receives are valid only during the call.
     public mutating func receive(_ bytes: UnsafeRawBufferPointer, _ onEvent: (Event) -> Void) {
         guard let base = bytes.baseAddress else { return }
+        // The common read, whole small frames only, takes this short loop; anything else goes
+        // on in `receiveFrames`, whose larger frame the common read does not pay for.
         var index = 0
         let count = bytes.count
+        while index < count && phase == .header && headerCount == 0 {
+            let consumed = receiveSmallFrame(base + index, count - index, onEvent)
+            if consumed == 0 { break }
+            index += consumed
+        }
+        if index < count {
+            receiveFrames(base, from: index, to: count, onEvent)
+        } else if messageOpcode == nil && message.capacity > 0 {
+            message = []
+        }
+    }
+
+    /// `receive` of the bytes from `first` to `count`: every kind of frame, split anywhere.
+    @inline(never)
+    private mutating func receiveFrames(_ base: UnsafeRawPointer, from first: Int, to count: Int,
+                                        _ onEvent: (Event) -> Void) {
+        var index = first
         while index < count {
             if phase == .header && headerCount == 0 {
                 let consumed = receiveSmallFrame(base + index, count - index, onEvent)

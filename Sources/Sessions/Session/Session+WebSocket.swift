@@ -36,7 +36,7 @@ extension Session: WebSocketHandler {
 
 /// The connection is the session's transport; its loop is the owner thread.
 extension WebSocketConnection: SessionTransport {
-    var isOnOwnerThread: Bool { eventLoop.inEventLoop }
+    var isOnOwnerThread: Bool { inEventLoop }
 
     func executeOnOwnerThread(_ work: @escaping @Sendable () -> Void) {
         eventLoop.execute(work)
