@@ -33,7 +33,7 @@ public struct WireOutput<Output> {
                 // A closure that captures one object has that object as its context: the first
                 // output is observed without an observer object per session (40 bytes).
                 return observable.subscribe(anyObserver: AnyObserver { [sink] event in
-                    sink.firstOutput._withUnsafeGuaranteedRef { WireOutputObserver<Stream.Element>.deliver(event, $0, to: sink) }
+                    sink.firstOutput._withUnsafeGuaranteedRef { sink.deliver(event, of: $0) }
                 })
             }
             return observable.subscribe(anyObserver: WireOutputObserver(description, sink: sink).asObserver())
@@ -77,6 +77,20 @@ class SessionOutputSink {
     /// while someone watches.
     @usableFromInline
     final func record(_ make: @autoclosure () -> Marble) { session.recordMarble(make()) }
+    /// Writes `event` of the output `description` to the session: what an output's observer
+    /// does, the first output's (a closure over the sink alone) too. A generic method of this
+    /// non-generic class, so that code left unspecialised calls it without looking up the
+    /// metadata of a generic type.
+    @inlinable
+    final func deliver<Element: JSONValueEncodable>(_ event: Event<Element>, of description: WireOutputDescription) {
+        record(Marble(lane: description.name, event: event))
+        switch event {
+        case .next(let element): description.template.withMessage(element) { output(utf8: $0) }
+        case .error(let error): failed(error)
+        case .completed: break
+        }
+    }
+
     /// The view model's first output (which has one while the sink has an observer),
     /// unretained: the endpoint's view model keeps it as long as the session keeps the
     /// endpoint, so a message costs no retain and release for it.
@@ -105,7 +119,7 @@ final class WireOutputDescription: Sendable {
 /// as a marble into the session's `Tap` while a viewer watches (as a `tap` operator on the
 /// stream would, without its sink and disposer): one object per output and session, where
 /// `tap(...).subscribe(onNext:onError:)` would make four; the first output has none, its
-/// observer being a closure over the session (`deliver`).
+/// observer being a closure over the session (`SessionOutputSink.deliver`).
 @usableFromInline
 final class WireOutputObserver<Element: JSONValueEncodable>: ObserverType {
     @usableFromInline
@@ -123,19 +137,7 @@ final class WireOutputObserver<Element: JSONValueEncodable>: ObserverType {
 
     @inlinable
     func on(_ event: Event<Element>) {
-        Self.deliver(event, description, to: sink)
-    }
-
-    /// Writes `event` of the output `description` to `sink`: what `on` does, for the first
-    /// output's observer too, which is a closure over the sink alone.
-    @inlinable
-    static func deliver(_ event: Event<Element>, _ description: WireOutputDescription, to sink: SessionOutputSink) {
-        sink.record(Marble(lane: description.name, event: event))
-        switch event {
-        case .next(let element): description.template.withMessage(element) { sink.output(utf8: $0) }
-        case .error(let error): sink.failed(error)
-        case .completed: break
-        }
+        sink.deliver(event, of: description)
     }
 }
 
