@@ -112,6 +112,45 @@ final class ObservableCombineLatestTests: RxTestCase {
         XCTAssertEqual(res.events, [.next(230, 111), .next(260, 121), .completed(420)])
     }
 
+    /// The sink keeps which sources sent, which completed and whether it ended in one integer
+    /// of 8, 16 or 32 bits by arity (3, 7 and 8 sources are the largest of each): each arity
+    /// completes when the last source completes, and at the element of the one source still
+    /// running once the others completed and one of them never sent.
+    func testCombineLatestCompletionAtEveryFlagWidth() {
+        func combine(_ s: [TestableObservable<Int>]) -> Observable<Int> {
+            switch s.count {
+            case 3: return Observable.combineLatest(s[0], s[1], s[2]) { $0 + $1 + $2 }
+            case 7: return Observable.combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6]) { $0 + $1 + $2 + $3 + $4 + $5 + $6 }
+            default: return Observable.combineLatest(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]) { $0 + $1 + $2 + $3 + $4 + $5 + $6 + $7 }
+            }
+        }
+        for n in [3, 7, 8] {
+            // Every source sends, then they complete one after another.
+            let scheduler = TestScheduler(initialClock: 0)
+            let sources = (0..<n).map { i in
+                scheduler.createHotObservable([.next(210 + i, 1), .next(250, 1), .completed(300 + 10 * i)])
+            }
+            let res = scheduler.start { combine(sources) }
+            XCTAssertEqual(res.events, [.next(210 + n - 1, n)] + Array(repeating: .next(250, n), count: n) + [.completed(300 + 10 * (n - 1))], "\(n) sources")
+            for (i, source) in sources.enumerated() {
+                XCTAssertEqual(source.subscriptions, [Subscription(200, 300 + 10 * i)], "\(n) sources, source \(i)")
+            }
+
+            // Source 0 completes empty, the middle ones send and complete: the last one's element ends it.
+            let emptyFirst = TestScheduler(initialClock: 0)
+            let others = (0..<n).map { i -> TestableObservable<Int> in
+                switch i {
+                case 0: return emptyFirst.createHotObservable([.completed(210)])
+                case n - 1: return emptyFirst.createHotObservable([.next(240, 1), .next(250, 1)])
+                default: return emptyFirst.createHotObservable([.next(220, 1), .completed(230)])
+                }
+            }
+            let ended = emptyFirst.start { combine(others) }
+            XCTAssertEqual(ended.events, [.completed(240)], "\(n) sources")
+            XCTAssertEqual(others[n - 1].subscriptions, [Subscription(200, 240)], "\(n) sources")
+        }
+    }
+
     func testCombineLatestEightSourcesEveryArityCompiles() {
         let scheduler = TestScheduler(initialClock: 0)
         let sources = (1...8).map { index in

@@ -38,6 +38,26 @@ final class RxLayoutTests: RxTestCase {
         }
     }
 
+    /// `combineLatest`'s sink (`generate_combine_latest.py`): its flags in one integer, so
+    /// that up to three sources the lock's mutex fits in the word after `Sink`'s flag: 168
+    /// bytes for three sources, a 176-byte malloc block (176 bytes and a 192-byte block when
+    /// each flag had its own byte), 136 for two. Debug builds add the synchronization
+    /// tracker, a word and its padding.
+    func testCombineLatestSinkOfThreeIs168Bytes() {
+        #if DEBUG
+        let debugOnly = 16
+        #else
+        let debugOnly = 0
+        #endif
+        typealias Three = CombineLatestSink3<String, String, String, AnyObserver<Int>>
+        typealias Two = CombineLatestSink2<String, String, AnyObserver<Int>>
+        XCTAssertEqual(ObjectSize.instance(of: Three.self) - debugOnly, 168)
+        XCTAssertEqual(ObjectSize.instance(of: Two.self) - debugOnly, 136)
+        XCTAssertEqual(ObjectSize.mallocBlock(forAllocationOf: 168), 176)
+        XCTAssertEqual(ObjectSize.mallocBlock(forAllocationOf: 176), 192)
+        XCTAssertEqual(MemoryLayout<InlineRecursiveLock>.alignment, 8, "kept whole, the lock would start at the next word")
+    }
+
     /// `InlineDisposableSlots` and `Observable.subscribeErasedObject`: a disposable kept as a
     /// class reference takes 16 bytes, where a `Disposable` existential under its own mutex
     /// took 48 (a bare existential takes 40).

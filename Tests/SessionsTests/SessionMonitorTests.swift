@@ -42,6 +42,31 @@ final class SessionMonitorTests: XCTestCase {
         }
     }
 
+    /// The registry lists sessions by index, the last moving into a closed one's place: each
+    /// session is still found by id and removed once, and the newest come first.
+    func testTheRegistryFindsAndRemovesSessionsMovedByAClose() {
+        let sessions = (0..<4).map { _ in open("sum") }
+        XCTAssertEqual(registry.count, 4)
+        XCTAssertEqual(registry.newest(10, now: 0).map(\.id), sessions.reversed().map(\.id), "newest first")
+        sessions[1].close()  // the last takes its place
+        sessions[1].close()
+        XCTAssertEqual(registry.count, 3)
+        XCTAssertEqual(Set(registry.newest(10, now: 0).map(\.id)), Set([0, 2, 3].map { sessions[$0].id }))
+        for index in [0, 2, 3] {
+            let watched = watch(sessions[index].id)
+            XCTAssertEqual(watched.events().first, .watching(session: sessions[index].id, viewModel: "sum", lanes: sessions[index].lanes))
+            watched.subscription.dispose()
+        }
+        let gone = watch(sessions[1].id)
+        XCTAssertEqual(gone.events(), [.notFound(session: sessions[1].id)])
+        gone.subscription.dispose()
+        sessions[3].close()  // moved before; now removed from its new place
+        sessions[0].close()
+        XCTAssertEqual(registry.newest(10, now: 0).map(\.id), [sessions[2].id])
+        sessions[2].close()
+        XCTAssertEqual(registry.count, 0)
+    }
+
     func testAWatchShowsLanesThenInputsAndOutputsInOrderAndEndsWithTheSession() {
         let start = Resources.total
         do {

@@ -40,9 +40,12 @@ final class SessionsLayoutTests: XCTestCase {
         }
     }
 
-    /// `SessionRegistry.Entry`: "16 bytes a slot beside the 8 of its key".
-    func testRegistryEntryIs16Bytes() {
-        XCTAssertEqual(MemoryLayout<SessionRegistry.Entry>.size, 16)
-        XCTAssertEqual(MemoryLayout<UInt64>.size, 8)
+    /// `Session`: its registry index (`SessionRegistry`, 8 bytes a session in the registry's
+    /// list) takes the padding after its state byte: 136 bytes, in the 144-byte malloc block the
+    /// 130 bytes it had without it took.
+    func testSessionIs136BytesInA144ByteBlock() {
+        XCTAssertEqual(ObjectSize.instance(of: Session.self), 136)
+        XCTAssertEqual(ObjectSize.mallocBlock(forAllocationOf: 136), ObjectSize.mallocBlock(forAllocationOf: 130))
+        XCTAssertEqual(MemoryLayout<Session>.size, 8, "the registry lists a session as one reference")
     }
 }

@@ -42,6 +42,14 @@ struct InlineRecursiveLock: ~Copyable {
 
     @inlinable
     borrowing func performLocked<Result>(_ body: () throws -> Result) rethrows -> Result {
+        try Self.performLocked(mutex, owner, body)
+    }
+
+    /// `performLocked` over a mutex and an owner word kept apart, for an object that places
+    /// the 4-byte mutex in padding where the whole lock's 8-byte alignment would not fit.
+    @inlinable @inline(__always)
+    static func performLocked<Result>(_ mutex: borrowing Mutex<Void>, _ owner: borrowing Atomic<UInt>,
+                                      _ body: () throws -> Result) rethrows -> Result {
         let me = currentThreadIdentifier()
         if owner.load(ordering: .relaxed) == me {
             return try body()

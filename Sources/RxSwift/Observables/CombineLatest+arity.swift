@@ -5,6 +5,8 @@
 // As in RxSwift, the tuple forms are on `Element == Any`, so `Observable.combineLatest(a, b)`
 // infers them.
 
+import Synchronization
+
 // MARK: combineLatest of 2 sources
 
 extension ObservableType {
@@ -36,32 +38,32 @@ extension ObservableType where Element == Any {
     }
 }
 
-/// Holds the latest element of each of 2 sources; all events are handled under `lock`,
+/// Holds the latest element of each of 2 sources; all events are handled under the lock,
 /// and sources are disposed after it is released.
 @usableFromInline
 final class CombineLatestSink2<E1, E2, Observer: ObserverType>: Sink<Observer> {
     @usableFromInline
     typealias ResultSelector = (E1, E2) throws -> Observer.Element
 
-    // The flags come first, in the tail of `Sink`'s fields: a sink per subscription.
-    /// Bit `i`: source `i` has sent an element. Guarded by `lock`, as are the flags and
-    /// the latest elements below.
+    // The flags come first, in the tail of `Sink`'s fields: a sink per subscription. All in
+    // one integer, the smallest that holds them, so that up to three sources the lock's
+    // mutex fits in the word after `Sink`'s flag (`RxLayoutTests`).
+    /// Bits 0 to 1: source `i` has sent an element; bits 2 to 3: source `i` completed;
+    /// bit 4: the terminal event was sent. Guarded by the lock, as are the latest elements below.
     @usableFromInline
-    @exclusivity(unchecked) var hasValue: UInt8 = 0
-    /// Bit `i`: source `i` completed.
-    @usableFromInline
-    @exclusivity(unchecked) var done: UInt8 = 0
-    /// The terminal event was sent; later source events are ignored.
-    @usableFromInline
-    @exclusivity(unchecked) var finished = false
+    @exclusivity(unchecked) var flags: UInt8 = 0
     /// Which subscriptions are set and disposed (the slots below).
     @usableFromInline
     let subscriptions = InlineDisposableSlots()
+    /// With `lockOwner`, the recursive lock held while handling any source's event (the
+    /// observer may feed a source): an `InlineRecursiveLock` kept as its two fields, so that
+    /// the 4-byte mutex takes the word the flags leave (168 bytes for 3 sources, not 176).
+    @usableFromInline
+    let lockMutex = Mutex<Void>(())
+    @usableFromInline
+    let lockOwner = Atomic<UInt>(0)
     @usableFromInline
     let resultSelector: ResultSelector
-    /// Held while handling any source's event (recursive: the observer may feed a source).
-    @usableFromInline
-    let lock = InlineRecursiveLock()
     @usableFromInline
     @exclusivity(unchecked) var subscription1: (AnyObject & Disposable)?
     @usableFromInline
@@ -73,6 +75,9 @@ final class CombineLatestSink2<E1, E2, Observer: ObserverType>: Sink<Observer> {
 
     @usableFromInline
     static var all: UInt8 { 3 }
+    /// The bit of `flags` that says the terminal event was sent.
+    @usableFromInline
+    static var finishedBit: UInt8 { 1 << 4 }
 
     @inlinable
     init(resultSelector: @escaping ResultSelector, observer: Observer, cancel: SinkDisposer) {
@@ -114,8 +119,8 @@ final class CombineLatestSink2<E1, E2, Observer: ObserverType>: Sink<Observer> {
 
     @inlinable
     func on1(_ event: Event<E1>) {
-        let ended: Bool = lock.performLocked {
-            if finished { return false }
+        let ended: Bool = InlineRecursiveLock.performLocked(lockMutex, lockOwner) {
+            if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
                 latest1 = element
@@ -136,8 +141,8 @@ final class CombineLatestSink2<E1, E2, Observer: ObserverType>: Sink<Observer> {
 
     @inlinable
     func on2(_ event: Event<E2>) {
-        let ended: Bool = lock.performLocked {
-            if finished { return false }
+        let ended: Bool = InlineRecursiveLock.performLocked(lockMutex, lockOwner) {
+            if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
                 latest2 = element
@@ -157,11 +162,11 @@ final class CombineLatestSink2<E1, E2, Observer: ObserverType>: Sink<Observer> {
     }
 
     /// Source `index` sent an element; returns whether the sequence ended (called
-    /// holding `lock`).
+    /// holding the lock).
     @inlinable
     func next(_ index: Int) -> Bool {
-        hasValue |= 1 << index
-        if hasValue == Self.all {
+        flags |= 1 << index
+        if flags & Self.all == Self.all {
             do {
                 let result = try resultSelector(latest1!, latest2!)
                 forwardOn(.next(result))
@@ -169,30 +174,31 @@ final class CombineLatestSink2<E1, E2, Observer: ObserverType>: Sink<Observer> {
             } catch {
                 return finish(.error(error))
             }
-        } else if done | (1 << index) == Self.all {
+        } else if (flags >> 2 | 1 << index) & Self.all == Self.all {
             // Every other source completed and one never sent an element: no result can come.
             return finish(.completed)
         }
         return false
     }
 
-    /// Source `index` completed; returns whether the sequence ended (called holding `lock`).
+    /// Source `index` completed; returns whether the sequence ended (called holding the lock).
     @inlinable
     func completed(_ index: Int) -> Bool {
-        if done & (1 << index) != 0 {
+        let bit: UInt8 = 1 << (2 + index)
+        if flags & bit != 0 {
             return false
         }
-        done |= 1 << index
-        if done == Self.all {
+        flags |= bit
+        if flags >> 2 & Self.all == Self.all {
             return finish(.completed)
         }
         return false
     }
 
-    /// Sends the terminal `event`; the caller disposes after releasing `lock`.
+    /// Sends the terminal `event`; the caller disposes after releasing the lock.
     @inlinable
     func finish(_ event: Event<Observer.Element>) -> Bool {
-        finished = true
+        flags |= Self.finishedBit
         forwardOn(event)
         return true
     }
@@ -277,32 +283,32 @@ extension ObservableType where Element == Any {
     }
 }
 
-/// Holds the latest element of each of 3 sources; all events are handled under `lock`,
+/// Holds the latest element of each of 3 sources; all events are handled under the lock,
 /// and sources are disposed after it is released.
 @usableFromInline
 final class CombineLatestSink3<E1, E2, E3, Observer: ObserverType>: Sink<Observer> {
     @usableFromInline
     typealias ResultSelector = (E1, E2, E3) throws -> Observer.Element
 
-    // The flags come first, in the tail of `Sink`'s fields: a sink per subscription.
-    /// Bit `i`: source `i` has sent an element. Guarded by `lock`, as are the flags and
-    /// the latest elements below.
+    // The flags come first, in the tail of `Sink`'s fields: a sink per subscription. All in
+    // one integer, the smallest that holds them, so that up to three sources the lock's
+    // mutex fits in the word after `Sink`'s flag (`RxLayoutTests`).
+    /// Bits 0 to 2: source `i` has sent an element; bits 3 to 5: source `i` completed;
+    /// bit 6: the terminal event was sent. Guarded by the lock, as are the latest elements below.
     @usableFromInline
-    @exclusivity(unchecked) var hasValue: UInt8 = 0
-    /// Bit `i`: source `i` completed.
-    @usableFromInline
-    @exclusivity(unchecked) var done: UInt8 = 0
-    /// The terminal event was sent; later source events are ignored.
-    @usableFromInline
-    @exclusivity(unchecked) var finished = false
+    @exclusivity(unchecked) var flags: UInt8 = 0
     /// Which subscriptions are set and disposed (the slots below).
     @usableFromInline
     let subscriptions = InlineDisposableSlots()
+    /// With `lockOwner`, the recursive lock held while handling any source's event (the
+    /// observer may feed a source): an `InlineRecursiveLock` kept as its two fields, so that
+    /// the 4-byte mutex takes the word the flags leave (168 bytes for 3 sources, not 176).
+    @usableFromInline
+    let lockMutex = Mutex<Void>(())
+    @usableFromInline
+    let lockOwner = Atomic<UInt>(0)
     @usableFromInline
     let resultSelector: ResultSelector
-    /// Held while handling any source's event (recursive: the observer may feed a source).
-    @usableFromInline
-    let lock = InlineRecursiveLock()
     @usableFromInline
     @exclusivity(unchecked) var subscription1: (AnyObject & Disposable)?
     @usableFromInline
@@ -318,6 +324,9 @@ final class CombineLatestSink3<E1, E2, E3, Observer: ObserverType>: Sink<Observe
 
     @usableFromInline
     static var all: UInt8 { 7 }
+    /// The bit of `flags` that says the terminal event was sent.
+    @usableFromInline
+    static var finishedBit: UInt8 { 1 << 6 }
 
     @inlinable
     init(resultSelector: @escaping ResultSelector, observer: Observer, cancel: SinkDisposer) {
@@ -364,8 +373,8 @@ final class CombineLatestSink3<E1, E2, E3, Observer: ObserverType>: Sink<Observe
 
     @inlinable
     func on1(_ event: Event<E1>) {
-        let ended: Bool = lock.performLocked {
-            if finished { return false }
+        let ended: Bool = InlineRecursiveLock.performLocked(lockMutex, lockOwner) {
+            if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
                 latest1 = element
@@ -386,8 +395,8 @@ final class CombineLatestSink3<E1, E2, E3, Observer: ObserverType>: Sink<Observe
 
     @inlinable
     func on2(_ event: Event<E2>) {
-        let ended: Bool = lock.performLocked {
-            if finished { return false }
+        let ended: Bool = InlineRecursiveLock.performLocked(lockMutex, lockOwner) {
+            if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
                 latest2 = element
@@ -408,8 +417,8 @@ final class CombineLatestSink3<E1, E2, E3, Observer: ObserverType>: Sink<Observe
 
     @inlinable
     func on3(_ event: Event<E3>) {
-        let ended: Bool = lock.performLocked {
-            if finished { return false }
+        let ended: Bool = InlineRecursiveLock.performLocked(lockMutex, lockOwner) {
+            if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
                 latest3 = element
@@ -429,11 +438,11 @@ final class CombineLatestSink3<E1, E2, E3, Observer: ObserverType>: Sink<Observe
     }
 
     /// Source `index` sent an element; returns whether the sequence ended (called
-    /// holding `lock`).
+    /// holding the lock).
     @inlinable
     func next(_ index: Int) -> Bool {
-        hasValue |= 1 << index
-        if hasValue == Self.all {
+        flags |= 1 << index
+        if flags & Self.all == Self.all {
             do {
                 let result = try resultSelector(latest1!, latest2!, latest3!)
                 forwardOn(.next(result))
@@ -441,30 +450,31 @@ final class CombineLatestSink3<E1, E2, E3, Observer: ObserverType>: Sink<Observe
             } catch {
                 return finish(.error(error))
             }
-        } else if done | (1 << index) == Self.all {
+        } else if (flags >> 3 | 1 << index) & Self.all == Self.all {
             // Every other source completed and one never sent an element: no result can come.
             return finish(.completed)
         }
         return false
     }
 
-    /// Source `index` completed; returns whether the sequence ended (called holding `lock`).
+    /// Source `index` completed; returns whether the sequence ended (called holding the lock).
     @inlinable
     func completed(_ index: Int) -> Bool {
-        if done & (1 << index) != 0 {
+        let bit: UInt8 = 1 << (3 + index)
+        if flags & bit != 0 {
             return false
         }
-        done |= 1 << index
-        if done == Self.all {
+        flags |= bit
+        if flags >> 3 & Self.all == Self.all {
             return finish(.completed)
         }
         return false
     }
 
-    /// Sends the terminal `event`; the caller disposes after releasing `lock`.
+    /// Sends the terminal `event`; the caller disposes after releasing the lock.
     @inlinable
     func finish(_ event: Event<Observer.Element>) -> Bool {
-        finished = true
+        flags |= Self.finishedBit
         forwardOn(event)
         return true
     }
@@ -555,32 +565,32 @@ extension ObservableType where Element == Any {
     }
 }
 
-/// Holds the latest element of each of 4 sources; all events are handled under `lock`,
+/// Holds the latest element of each of 4 sources; all events are handled under the lock,
 /// and sources are disposed after it is released.
 @usableFromInline
 final class CombineLatestSink4<E1, E2, E3, E4, Observer: ObserverType>: Sink<Observer> {
     @usableFromInline
     typealias ResultSelector = (E1, E2, E3, E4) throws -> Observer.Element
 
-    // The flags come first, in the tail of `Sink`'s fields: a sink per subscription.
-    /// Bit `i`: source `i` has sent an element. Guarded by `lock`, as are the flags and
-    /// the latest elements below.
+    // The flags come first, in the tail of `Sink`'s fields: a sink per subscription. All in
+    // one integer, the smallest that holds them, so that up to three sources the lock's
+    // mutex fits in the word after `Sink`'s flag (`RxLayoutTests`).
+    /// Bits 0 to 3: source `i` has sent an element; bits 4 to 7: source `i` completed;
+    /// bit 8: the terminal event was sent. Guarded by the lock, as are the latest elements below.
     @usableFromInline
-    @exclusivity(unchecked) var hasValue: UInt8 = 0
-    /// Bit `i`: source `i` completed.
-    @usableFromInline
-    @exclusivity(unchecked) var done: UInt8 = 0
-    /// The terminal event was sent; later source events are ignored.
-    @usableFromInline
-    @exclusivity(unchecked) var finished = false
+    @exclusivity(unchecked) var flags: UInt16 = 0
     /// Which subscriptions are set and disposed (the slots below).
     @usableFromInline
     let subscriptions = InlineDisposableSlots()
+    /// With `lockOwner`, the recursive lock held while handling any source's event (the
+    /// observer may feed a source): an `InlineRecursiveLock` kept as its two fields, so that
+    /// the 4-byte mutex takes the word the flags leave (168 bytes for 3 sources, not 176).
+    @usableFromInline
+    let lockMutex = Mutex<Void>(())
+    @usableFromInline
+    let lockOwner = Atomic<UInt>(0)
     @usableFromInline
     let resultSelector: ResultSelector
-    /// Held while handling any source's event (recursive: the observer may feed a source).
-    @usableFromInline
-    let lock = InlineRecursiveLock()
     @usableFromInline
     @exclusivity(unchecked) var subscription1: (AnyObject & Disposable)?
     @usableFromInline
@@ -599,7 +609,10 @@ final class CombineLatestSink4<E1, E2, E3, E4, Observer: ObserverType>: Sink<Obs
     @exclusivity(unchecked) var latest4: E4?
 
     @usableFromInline
-    static var all: UInt8 { 15 }
+    static var all: UInt16 { 15 }
+    /// The bit of `flags` that says the terminal event was sent.
+    @usableFromInline
+    static var finishedBit: UInt16 { 1 << 8 }
 
     @inlinable
     init(resultSelector: @escaping ResultSelector, observer: Observer, cancel: SinkDisposer) {
@@ -651,8 +664,8 @@ final class CombineLatestSink4<E1, E2, E3, E4, Observer: ObserverType>: Sink<Obs
 
     @inlinable
     func on1(_ event: Event<E1>) {
-        let ended: Bool = lock.performLocked {
-            if finished { return false }
+        let ended: Bool = InlineRecursiveLock.performLocked(lockMutex, lockOwner) {
+            if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
                 latest1 = element
@@ -673,8 +686,8 @@ final class CombineLatestSink4<E1, E2, E3, E4, Observer: ObserverType>: Sink<Obs
 
     @inlinable
     func on2(_ event: Event<E2>) {
-        let ended: Bool = lock.performLocked {
-            if finished { return false }
+        let ended: Bool = InlineRecursiveLock.performLocked(lockMutex, lockOwner) {
+            if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
                 latest2 = element
@@ -695,8 +708,8 @@ final class CombineLatestSink4<E1, E2, E3, E4, Observer: ObserverType>: Sink<Obs
 
     @inlinable
     func on3(_ event: Event<E3>) {
-        let ended: Bool = lock.performLocked {
-            if finished { return false }
+        let ended: Bool = InlineRecursiveLock.performLocked(lockMutex, lockOwner) {
+            if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
                 latest3 = element
@@ -717,8 +730,8 @@ final class CombineLatestSink4<E1, E2, E3, E4, Observer: ObserverType>: Sink<Obs
 
     @inlinable
     func on4(_ event: Event<E4>) {
-        let ended: Bool = lock.performLocked {
-            if finished { return false }
+        let ended: Bool = InlineRecursiveLock.performLocked(lockMutex, lockOwner) {
+            if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
                 latest4 = element
@@ -738,11 +751,11 @@ final class CombineLatestSink4<E1, E2, E3, E4, Observer: ObserverType>: Sink<Obs
     }
 
     /// Source `index` sent an element; returns whether the sequence ended (called
-    /// holding `lock`).
+    /// holding the lock).
     @inlinable
     func next(_ index: Int) -> Bool {
-        hasValue |= 1 << index
-        if hasValue == Self.all {
+        flags |= 1 << index
+        if flags & Self.all == Self.all {
             do {
                 let result = try resultSelector(latest1!, latest2!, latest3!, latest4!)
                 forwardOn(.next(result))
@@ -750,30 +763,31 @@ final class CombineLatestSink4<E1, E2, E3, E4, Observer: ObserverType>: Sink<Obs
             } catch {
                 return finish(.error(error))
             }
-        } else if done | (1 << index) == Self.all {
+        } else if (flags >> 4 | 1 << index) & Self.all == Self.all {
             // Every other source completed and one never sent an element: no result can come.
             return finish(.completed)
         }
         return false
     }
 
-    /// Source `index` completed; returns whether the sequence ended (called holding `lock`).
+    /// Source `index` completed; returns whether the sequence ended (called holding the lock).
     @inlinable
     func completed(_ index: Int) -> Bool {
-        if done & (1 << index) != 0 {
+        let bit: UInt16 = 1 << (4 + index)
+        if flags & bit != 0 {
             return false
         }
-        done |= 1 << index
-        if done == Self.all {
+        flags |= bit
+        if flags >> 4 & Self.all == Self.all {
             return finish(.completed)
         }
         return false
     }
 
-    /// Sends the terminal `event`; the caller disposes after releasing `lock`.
+    /// Sends the terminal `event`; the caller disposes after releasing the lock.
     @inlinable
     func finish(_ event: Event<Observer.Element>) -> Bool {
-        finished = true
+        flags |= Self.finishedBit
         forwardOn(event)
         return true
     }
@@ -870,32 +884,32 @@ extension ObservableType where Element == Any {
     }
 }
 
-/// Holds the latest element of each of 5 sources; all events are handled under `lock`,
+/// Holds the latest element of each of 5 sources; all events are handled under the lock,
 /// and sources are disposed after it is released.
 @usableFromInline
 final class CombineLatestSink5<E1, E2, E3, E4, E5, Observer: ObserverType>: Sink<Observer> {
     @usableFromInline
     typealias ResultSelector = (E1, E2, E3, E4, E5) throws -> Observer.Element
 
-    // The flags come first, in the tail of `Sink`'s fields: a sink per subscription.
-    /// Bit `i`: source `i` has sent an element. Guarded by `lock`, as are the flags and
-    /// the latest elements below.
+    // The flags come first, in the tail of `Sink`'s fields: a sink per subscription. All in
+    // one integer, the smallest that holds them, so that up to three sources the lock's
+    // mutex fits in the word after `Sink`'s flag (`RxLayoutTests`).
+    /// Bits 0 to 4: source `i` has sent an element; bits 5 to 9: source `i` completed;
+    /// bit 10: the terminal event was sent. Guarded by the lock, as are the latest elements below.
     @usableFromInline
-    @exclusivity(unchecked) var hasValue: UInt8 = 0
-    /// Bit `i`: source `i` completed.
-    @usableFromInline
-    @exclusivity(unchecked) var done: UInt8 = 0
-    /// The terminal event was sent; later source events are ignored.
-    @usableFromInline
-    @exclusivity(unchecked) var finished = false
+    @exclusivity(unchecked) var flags: UInt16 = 0
     /// Which subscriptions are set and disposed (the slots below).
     @usableFromInline
     let subscriptions = InlineDisposableSlots()
+    /// With `lockOwner`, the recursive lock held while handling any source's event (the
+    /// observer may feed a source): an `InlineRecursiveLock` kept as its two fields, so that
+    /// the 4-byte mutex takes the word the flags leave (168 bytes for 3 sources, not 176).
+    @usableFromInline
+    let lockMutex = Mutex<Void>(())
+    @usableFromInline
+    let lockOwner = Atomic<UInt>(0)
     @usableFromInline
     let resultSelector: ResultSelector
-    /// Held while handling any source's event (recursive: the observer may feed a source).
-    @usableFromInline
-    let lock = InlineRecursiveLock()
     @usableFromInline
     @exclusivity(unchecked) var subscription1: (AnyObject & Disposable)?
     @usableFromInline
@@ -918,7 +932,10 @@ final class CombineLatestSink5<E1, E2, E3, E4, E5, Observer: ObserverType>: Sink
     @exclusivity(unchecked) var latest5: E5?
 
     @usableFromInline
-    static var all: UInt8 { 31 }
+    static var all: UInt16 { 31 }
+    /// The bit of `flags` that says the terminal event was sent.
+    @usableFromInline
+    static var finishedBit: UInt16 { 1 << 10 }
 
     @inlinable
     init(resultSelector: @escaping ResultSelector, observer: Observer, cancel: SinkDisposer) {
@@ -975,8 +992,8 @@ final class CombineLatestSink5<E1, E2, E3, E4, E5, Observer: ObserverType>: Sink
 
     @inlinable
     func on1(_ event: Event<E1>) {
-        let ended: Bool = lock.performLocked {
-            if finished { return false }
+        let ended: Bool = InlineRecursiveLock.performLocked(lockMutex, lockOwner) {
+            if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
                 latest1 = element
@@ -997,8 +1014,8 @@ final class CombineLatestSink5<E1, E2, E3, E4, E5, Observer: ObserverType>: Sink
 
     @inlinable
     func on2(_ event: Event<E2>) {
-        let ended: Bool = lock.performLocked {
-            if finished { return false }
+        let ended: Bool = InlineRecursiveLock.performLocked(lockMutex, lockOwner) {
+            if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
                 latest2 = element
@@ -1019,8 +1036,8 @@ final class CombineLatestSink5<E1, E2, E3, E4, E5, Observer: ObserverType>: Sink
 
     @inlinable
     func on3(_ event: Event<E3>) {
-        let ended: Bool = lock.performLocked {
-            if finished { return false }
+        let ended: Bool = InlineRecursiveLock.performLocked(lockMutex, lockOwner) {
+            if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
                 latest3 = element
@@ -1041,8 +1058,8 @@ final class CombineLatestSink5<E1, E2, E3, E4, E5, Observer: ObserverType>: Sink
 
     @inlinable
     func on4(_ event: Event<E4>) {
-        let ended: Bool = lock.performLocked {
-            if finished { return false }
+        let ended: Bool = InlineRecursiveLock.performLocked(lockMutex, lockOwner) {
+            if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
                 latest4 = element
@@ -1063,8 +1080,8 @@ final class CombineLatestSink5<E1, E2, E3, E4, E5, Observer: ObserverType>: Sink
 
     @inlinable
     func on5(_ event: Event<E5>) {
-        let ended: Bool = lock.performLocked {
-            if finished { return false }
+        let ended: Bool = InlineRecursiveLock.performLocked(lockMutex, lockOwner) {
+            if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
                 latest5 = element
@@ -1084,11 +1101,11 @@ final class CombineLatestSink5<E1, E2, E3, E4, E5, Observer: ObserverType>: Sink
     }
 
     /// Source `index` sent an element; returns whether the sequence ended (called
-    /// holding `lock`).
+    /// holding the lock).
     @inlinable
     func next(_ index: Int) -> Bool {
-        hasValue |= 1 << index
-        if hasValue == Self.all {
+        flags |= 1 << index
+        if flags & Self.all == Self.all {
             do {
                 let result = try resultSelector(latest1!, latest2!, latest3!, latest4!, latest5!)
                 forwardOn(.next(result))
@@ -1096,30 +1113,31 @@ final class CombineLatestSink5<E1, E2, E3, E4, E5, Observer: ObserverType>: Sink
             } catch {
                 return finish(.error(error))
             }
-        } else if done | (1 << index) == Self.all {
+        } else if (flags >> 5 | 1 << index) & Self.all == Self.all {
             // Every other source completed and one never sent an element: no result can come.
             return finish(.completed)
         }
         return false
     }
 
-    /// Source `index` completed; returns whether the sequence ended (called holding `lock`).
+    /// Source `index` completed; returns whether the sequence ended (called holding the lock).
     @inlinable
     func completed(_ index: Int) -> Bool {
-        if done & (1 << index) != 0 {
+        let bit: UInt16 = 1 << (5 + index)
+        if flags & bit != 0 {
             return false
         }
-        done |= 1 << index
-        if done == Self.all {
+        flags |= bit
+        if flags >> 5 & Self.all == Self.all {
             return finish(.completed)
         }
         return false
     }
 
-    /// Sends the terminal `event`; the caller disposes after releasing `lock`.
+    /// Sends the terminal `event`; the caller disposes after releasing the lock.
     @inlinable
     func finish(_ event: Event<Observer.Element>) -> Bool {
-        finished = true
+        flags |= Self.finishedBit
         forwardOn(event)
         return true
     }
@@ -1222,32 +1240,32 @@ extension ObservableType where Element == Any {
     }
 }
 
-/// Holds the latest element of each of 6 sources; all events are handled under `lock`,
+/// Holds the latest element of each of 6 sources; all events are handled under the lock,
 /// and sources are disposed after it is released.
 @usableFromInline
 final class CombineLatestSink6<E1, E2, E3, E4, E5, E6, Observer: ObserverType>: Sink<Observer> {
     @usableFromInline
     typealias ResultSelector = (E1, E2, E3, E4, E5, E6) throws -> Observer.Element
 
-    // The flags come first, in the tail of `Sink`'s fields: a sink per subscription.
-    /// Bit `i`: source `i` has sent an element. Guarded by `lock`, as are the flags and
-    /// the latest elements below.
+    // The flags come first, in the tail of `Sink`'s fields: a sink per subscription. All in
+    // one integer, the smallest that holds them, so that up to three sources the lock's
+    // mutex fits in the word after `Sink`'s flag (`RxLayoutTests`).
+    /// Bits 0 to 5: source `i` has sent an element; bits 6 to 11: source `i` completed;
+    /// bit 12: the terminal event was sent. Guarded by the lock, as are the latest elements below.
     @usableFromInline
-    @exclusivity(unchecked) var hasValue: UInt8 = 0
-    /// Bit `i`: source `i` completed.
-    @usableFromInline
-    @exclusivity(unchecked) var done: UInt8 = 0
-    /// The terminal event was sent; later source events are ignored.
-    @usableFromInline
-    @exclusivity(unchecked) var finished = false
+    @exclusivity(unchecked) var flags: UInt16 = 0
     /// Which subscriptions are set and disposed (the slots below).
     @usableFromInline
     let subscriptions = InlineDisposableSlots()
+    /// With `lockOwner`, the recursive lock held while handling any source's event (the
+    /// observer may feed a source): an `InlineRecursiveLock` kept as its two fields, so that
+    /// the 4-byte mutex takes the word the flags leave (168 bytes for 3 sources, not 176).
+    @usableFromInline
+    let lockMutex = Mutex<Void>(())
+    @usableFromInline
+    let lockOwner = Atomic<UInt>(0)
     @usableFromInline
     let resultSelector: ResultSelector
-    /// Held while handling any source's event (recursive: the observer may feed a source).
-    @usableFromInline
-    let lock = InlineRecursiveLock()
     @usableFromInline
     @exclusivity(unchecked) var subscription1: (AnyObject & Disposable)?
     @usableFromInline
@@ -1274,7 +1292,10 @@ final class CombineLatestSink6<E1, E2, E3, E4, E5, E6, Observer: ObserverType>: 
     @exclusivity(unchecked) var latest6: E6?
 
     @usableFromInline
-    static var all: UInt8 { 63 }
+    static var all: UInt16 { 63 }
+    /// The bit of `flags` that says the terminal event was sent.
+    @usableFromInline
+    static var finishedBit: UInt16 { 1 << 12 }
 
     @inlinable
     init(resultSelector: @escaping ResultSelector, observer: Observer, cancel: SinkDisposer) {
@@ -1336,8 +1357,8 @@ final class CombineLatestSink6<E1, E2, E3, E4, E5, E6, Observer: ObserverType>: 
 
     @inlinable
     func on1(_ event: Event<E1>) {
-        let ended: Bool = lock.performLocked {
-            if finished { return false }
+        let ended: Bool = InlineRecursiveLock.performLocked(lockMutex, lockOwner) {
+            if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
                 latest1 = element
@@ -1358,8 +1379,8 @@ final class CombineLatestSink6<E1, E2, E3, E4, E5, E6, Observer: ObserverType>: 
 
     @inlinable
     func on2(_ event: Event<E2>) {
-        let ended: Bool = lock.performLocked {
-            if finished { return false }
+        let ended: Bool = InlineRecursiveLock.performLocked(lockMutex, lockOwner) {
+            if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
                 latest2 = element
@@ -1380,8 +1401,8 @@ final class CombineLatestSink6<E1, E2, E3, E4, E5, E6, Observer: ObserverType>: 
 
     @inlinable
     func on3(_ event: Event<E3>) {
-        let ended: Bool = lock.performLocked {
-            if finished { return false }
+        let ended: Bool = InlineRecursiveLock.performLocked(lockMutex, lockOwner) {
+            if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
                 latest3 = element
@@ -1402,8 +1423,8 @@ final class CombineLatestSink6<E1, E2, E3, E4, E5, E6, Observer: ObserverType>: 
 
     @inlinable
     func on4(_ event: Event<E4>) {
-        let ended: Bool = lock.performLocked {
-            if finished { return false }
+        let ended: Bool = InlineRecursiveLock.performLocked(lockMutex, lockOwner) {
+            if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
                 latest4 = element
@@ -1424,8 +1445,8 @@ final class CombineLatestSink6<E1, E2, E3, E4, E5, E6, Observer: ObserverType>: 
 
     @inlinable
     func on5(_ event: Event<E5>) {
-        let ended: Bool = lock.performLocked {
-            if finished { return false }
+        let ended: Bool = InlineRecursiveLock.performLocked(lockMutex, lockOwner) {
+            if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
                 latest5 = element
@@ -1446,8 +1467,8 @@ final class CombineLatestSink6<E1, E2, E3, E4, E5, E6, Observer: ObserverType>: 
 
     @inlinable
     func on6(_ event: Event<E6>) {
-        let ended: Bool = lock.performLocked {
-            if finished { return false }
+        let ended: Bool = InlineRecursiveLock.performLocked(lockMutex, lockOwner) {
+            if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
                 latest6 = element
@@ -1467,11 +1488,11 @@ final class CombineLatestSink6<E1, E2, E3, E4, E5, E6, Observer: ObserverType>: 
     }
 
     /// Source `index` sent an element; returns whether the sequence ended (called
-    /// holding `lock`).
+    /// holding the lock).
     @inlinable
     func next(_ index: Int) -> Bool {
-        hasValue |= 1 << index
-        if hasValue == Self.all {
+        flags |= 1 << index
+        if flags & Self.all == Self.all {
             do {
                 let result = try resultSelector(latest1!, latest2!, latest3!, latest4!, latest5!, latest6!)
                 forwardOn(.next(result))
@@ -1479,30 +1500,31 @@ final class CombineLatestSink6<E1, E2, E3, E4, E5, E6, Observer: ObserverType>: 
             } catch {
                 return finish(.error(error))
             }
-        } else if done | (1 << index) == Self.all {
+        } else if (flags >> 6 | 1 << index) & Self.all == Self.all {
             // Every other source completed and one never sent an element: no result can come.
             return finish(.completed)
         }
         return false
     }
 
-    /// Source `index` completed; returns whether the sequence ended (called holding `lock`).
+    /// Source `index` completed; returns whether the sequence ended (called holding the lock).
     @inlinable
     func completed(_ index: Int) -> Bool {
-        if done & (1 << index) != 0 {
+        let bit: UInt16 = 1 << (6 + index)
+        if flags & bit != 0 {
             return false
         }
-        done |= 1 << index
-        if done == Self.all {
+        flags |= bit
+        if flags >> 6 & Self.all == Self.all {
             return finish(.completed)
         }
         return false
     }
 
-    /// Sends the terminal `event`; the caller disposes after releasing `lock`.
+    /// Sends the terminal `event`; the caller disposes after releasing the lock.
     @inlinable
     func finish(_ event: Event<Observer.Element>) -> Bool {
-        finished = true
+        flags |= Self.finishedBit
         forwardOn(event)
         return true
     }
@@ -1611,32 +1633,32 @@ extension ObservableType where Element == Any {
     }
 }
 
-/// Holds the latest element of each of 7 sources; all events are handled under `lock`,
+/// Holds the latest element of each of 7 sources; all events are handled under the lock,
 /// and sources are disposed after it is released.
 @usableFromInline
 final class CombineLatestSink7<E1, E2, E3, E4, E5, E6, E7, Observer: ObserverType>: Sink<Observer> {
     @usableFromInline
     typealias ResultSelector = (E1, E2, E3, E4, E5, E6, E7) throws -> Observer.Element
 
-    // The flags come first, in the tail of `Sink`'s fields: a sink per subscription.
-    /// Bit `i`: source `i` has sent an element. Guarded by `lock`, as are the flags and
-    /// the latest elements below.
+    // The flags come first, in the tail of `Sink`'s fields: a sink per subscription. All in
+    // one integer, the smallest that holds them, so that up to three sources the lock's
+    // mutex fits in the word after `Sink`'s flag (`RxLayoutTests`).
+    /// Bits 0 to 6: source `i` has sent an element; bits 7 to 13: source `i` completed;
+    /// bit 14: the terminal event was sent. Guarded by the lock, as are the latest elements below.
     @usableFromInline
-    @exclusivity(unchecked) var hasValue: UInt8 = 0
-    /// Bit `i`: source `i` completed.
-    @usableFromInline
-    @exclusivity(unchecked) var done: UInt8 = 0
-    /// The terminal event was sent; later source events are ignored.
-    @usableFromInline
-    @exclusivity(unchecked) var finished = false
+    @exclusivity(unchecked) var flags: UInt16 = 0
     /// Which subscriptions are set and disposed (the slots below).
     @usableFromInline
     let subscriptions = InlineDisposableSlots()
+    /// With `lockOwner`, the recursive lock held while handling any source's event (the
+    /// observer may feed a source): an `InlineRecursiveLock` kept as its two fields, so that
+    /// the 4-byte mutex takes the word the flags leave (168 bytes for 3 sources, not 176).
+    @usableFromInline
+    let lockMutex = Mutex<Void>(())
+    @usableFromInline
+    let lockOwner = Atomic<UInt>(0)
     @usableFromInline
     let resultSelector: ResultSelector
-    /// Held while handling any source's event (recursive: the observer may feed a source).
-    @usableFromInline
-    let lock = InlineRecursiveLock()
     @usableFromInline
     @exclusivity(unchecked) var subscription1: (AnyObject & Disposable)?
     @usableFromInline
@@ -1667,7 +1689,10 @@ final class CombineLatestSink7<E1, E2, E3, E4, E5, E6, E7, Observer: ObserverTyp
     @exclusivity(unchecked) var latest7: E7?
 
     @usableFromInline
-    static var all: UInt8 { 127 }
+    static var all: UInt16 { 127 }
+    /// The bit of `flags` that says the terminal event was sent.
+    @usableFromInline
+    static var finishedBit: UInt16 { 1 << 14 }
 
     @inlinable
     init(resultSelector: @escaping ResultSelector, observer: Observer, cancel: SinkDisposer) {
@@ -1734,8 +1759,8 @@ final class CombineLatestSink7<E1, E2, E3, E4, E5, E6, E7, Observer: ObserverTyp
 
     @inlinable
     func on1(_ event: Event<E1>) {
-        let ended: Bool = lock.performLocked {
-            if finished { return false }
+        let ended: Bool = InlineRecursiveLock.performLocked(lockMutex, lockOwner) {
+            if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
                 latest1 = element
@@ -1756,8 +1781,8 @@ final class CombineLatestSink7<E1, E2, E3, E4, E5, E6, E7, Observer: ObserverTyp
 
     @inlinable
     func on2(_ event: Event<E2>) {
-        let ended: Bool = lock.performLocked {
-            if finished { return false }
+        let ended: Bool = InlineRecursiveLock.performLocked(lockMutex, lockOwner) {
+            if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
                 latest2 = element
@@ -1778,8 +1803,8 @@ final class CombineLatestSink7<E1, E2, E3, E4, E5, E6, E7, Observer: ObserverTyp
 
     @inlinable
     func on3(_ event: Event<E3>) {
-        let ended: Bool = lock.performLocked {
-            if finished { return false }
+        let ended: Bool = InlineRecursiveLock.performLocked(lockMutex, lockOwner) {
+            if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
                 latest3 = element
@@ -1800,8 +1825,8 @@ final class CombineLatestSink7<E1, E2, E3, E4, E5, E6, E7, Observer: ObserverTyp
 
     @inlinable
     func on4(_ event: Event<E4>) {
-        let ended: Bool = lock.performLocked {
-            if finished { return false }
+        let ended: Bool = InlineRecursiveLock.performLocked(lockMutex, lockOwner) {
+            if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
                 latest4 = element
@@ -1822,8 +1847,8 @@ final class CombineLatestSink7<E1, E2, E3, E4, E5, E6, E7, Observer: ObserverTyp
 
     @inlinable
     func on5(_ event: Event<E5>) {
-        let ended: Bool = lock.performLocked {
-            if finished { return false }
+        let ended: Bool = InlineRecursiveLock.performLocked(lockMutex, lockOwner) {
+            if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
                 latest5 = element
@@ -1844,8 +1869,8 @@ final class CombineLatestSink7<E1, E2, E3, E4, E5, E6, E7, Observer: ObserverTyp
 
     @inlinable
     func on6(_ event: Event<E6>) {
-        let ended: Bool = lock.performLocked {
-            if finished { return false }
+        let ended: Bool = InlineRecursiveLock.performLocked(lockMutex, lockOwner) {
+            if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
                 latest6 = element
@@ -1866,8 +1891,8 @@ final class CombineLatestSink7<E1, E2, E3, E4, E5, E6, E7, Observer: ObserverTyp
 
     @inlinable
     func on7(_ event: Event<E7>) {
-        let ended: Bool = lock.performLocked {
-            if finished { return false }
+        let ended: Bool = InlineRecursiveLock.performLocked(lockMutex, lockOwner) {
+            if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
                 latest7 = element
@@ -1887,11 +1912,11 @@ final class CombineLatestSink7<E1, E2, E3, E4, E5, E6, E7, Observer: ObserverTyp
     }
 
     /// Source `index` sent an element; returns whether the sequence ended (called
-    /// holding `lock`).
+    /// holding the lock).
     @inlinable
     func next(_ index: Int) -> Bool {
-        hasValue |= 1 << index
-        if hasValue == Self.all {
+        flags |= 1 << index
+        if flags & Self.all == Self.all {
             do {
                 let result = try resultSelector(latest1!, latest2!, latest3!, latest4!, latest5!, latest6!, latest7!)
                 forwardOn(.next(result))
@@ -1899,30 +1924,31 @@ final class CombineLatestSink7<E1, E2, E3, E4, E5, E6, E7, Observer: ObserverTyp
             } catch {
                 return finish(.error(error))
             }
-        } else if done | (1 << index) == Self.all {
+        } else if (flags >> 7 | 1 << index) & Self.all == Self.all {
             // Every other source completed and one never sent an element: no result can come.
             return finish(.completed)
         }
         return false
     }
 
-    /// Source `index` completed; returns whether the sequence ended (called holding `lock`).
+    /// Source `index` completed; returns whether the sequence ended (called holding the lock).
     @inlinable
     func completed(_ index: Int) -> Bool {
-        if done & (1 << index) != 0 {
+        let bit: UInt16 = 1 << (7 + index)
+        if flags & bit != 0 {
             return false
         }
-        done |= 1 << index
-        if done == Self.all {
+        flags |= bit
+        if flags >> 7 & Self.all == Self.all {
             return finish(.completed)
         }
         return false
     }
 
-    /// Sends the terminal `event`; the caller disposes after releasing `lock`.
+    /// Sends the terminal `event`; the caller disposes after releasing the lock.
     @inlinable
     func finish(_ event: Event<Observer.Element>) -> Bool {
-        finished = true
+        flags |= Self.finishedBit
         forwardOn(event)
         return true
     }
@@ -2037,32 +2063,32 @@ extension ObservableType where Element == Any {
     }
 }
 
-/// Holds the latest element of each of 8 sources; all events are handled under `lock`,
+/// Holds the latest element of each of 8 sources; all events are handled under the lock,
 /// and sources are disposed after it is released.
 @usableFromInline
 final class CombineLatestSink8<E1, E2, E3, E4, E5, E6, E7, E8, Observer: ObserverType>: Sink<Observer> {
     @usableFromInline
     typealias ResultSelector = (E1, E2, E3, E4, E5, E6, E7, E8) throws -> Observer.Element
 
-    // The flags come first, in the tail of `Sink`'s fields: a sink per subscription.
-    /// Bit `i`: source `i` has sent an element. Guarded by `lock`, as are the flags and
-    /// the latest elements below.
+    // The flags come first, in the tail of `Sink`'s fields: a sink per subscription. All in
+    // one integer, the smallest that holds them, so that up to three sources the lock's
+    // mutex fits in the word after `Sink`'s flag (`RxLayoutTests`).
+    /// Bits 0 to 7: source `i` has sent an element; bits 8 to 15: source `i` completed;
+    /// bit 16: the terminal event was sent. Guarded by the lock, as are the latest elements below.
     @usableFromInline
-    @exclusivity(unchecked) var hasValue: UInt8 = 0
-    /// Bit `i`: source `i` completed.
-    @usableFromInline
-    @exclusivity(unchecked) var done: UInt8 = 0
-    /// The terminal event was sent; later source events are ignored.
-    @usableFromInline
-    @exclusivity(unchecked) var finished = false
+    @exclusivity(unchecked) var flags: UInt32 = 0
     /// Which subscriptions are set and disposed (the slots below).
     @usableFromInline
     let subscriptions = InlineDisposableSlots()
+    /// With `lockOwner`, the recursive lock held while handling any source's event (the
+    /// observer may feed a source): an `InlineRecursiveLock` kept as its two fields, so that
+    /// the 4-byte mutex takes the word the flags leave (168 bytes for 3 sources, not 176).
+    @usableFromInline
+    let lockMutex = Mutex<Void>(())
+    @usableFromInline
+    let lockOwner = Atomic<UInt>(0)
     @usableFromInline
     let resultSelector: ResultSelector
-    /// Held while handling any source's event (recursive: the observer may feed a source).
-    @usableFromInline
-    let lock = InlineRecursiveLock()
     @usableFromInline
     @exclusivity(unchecked) var subscription1: (AnyObject & Disposable)?
     @usableFromInline
@@ -2097,7 +2123,10 @@ final class CombineLatestSink8<E1, E2, E3, E4, E5, E6, E7, E8, Observer: Observe
     @exclusivity(unchecked) var latest8: E8?
 
     @usableFromInline
-    static var all: UInt8 { 255 }
+    static var all: UInt32 { 255 }
+    /// The bit of `flags` that says the terminal event was sent.
+    @usableFromInline
+    static var finishedBit: UInt32 { 1 << 16 }
 
     @inlinable
     init(resultSelector: @escaping ResultSelector, observer: Observer, cancel: SinkDisposer) {
@@ -2169,8 +2198,8 @@ final class CombineLatestSink8<E1, E2, E3, E4, E5, E6, E7, E8, Observer: Observe
 
     @inlinable
     func on1(_ event: Event<E1>) {
-        let ended: Bool = lock.performLocked {
-            if finished { return false }
+        let ended: Bool = InlineRecursiveLock.performLocked(lockMutex, lockOwner) {
+            if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
                 latest1 = element
@@ -2191,8 +2220,8 @@ final class CombineLatestSink8<E1, E2, E3, E4, E5, E6, E7, E8, Observer: Observe
 
     @inlinable
     func on2(_ event: Event<E2>) {
-        let ended: Bool = lock.performLocked {
-            if finished { return false }
+        let ended: Bool = InlineRecursiveLock.performLocked(lockMutex, lockOwner) {
+            if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
                 latest2 = element
@@ -2213,8 +2242,8 @@ final class CombineLatestSink8<E1, E2, E3, E4, E5, E6, E7, E8, Observer: Observe
 
     @inlinable
     func on3(_ event: Event<E3>) {
-        let ended: Bool = lock.performLocked {
-            if finished { return false }
+        let ended: Bool = InlineRecursiveLock.performLocked(lockMutex, lockOwner) {
+            if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
                 latest3 = element
@@ -2235,8 +2264,8 @@ final class CombineLatestSink8<E1, E2, E3, E4, E5, E6, E7, E8, Observer: Observe
 
     @inlinable
     func on4(_ event: Event<E4>) {
-        let ended: Bool = lock.performLocked {
-            if finished { return false }
+        let ended: Bool = InlineRecursiveLock.performLocked(lockMutex, lockOwner) {
+            if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
                 latest4 = element
@@ -2257,8 +2286,8 @@ final class CombineLatestSink8<E1, E2, E3, E4, E5, E6, E7, E8, Observer: Observe
 
     @inlinable
     func on5(_ event: Event<E5>) {
-        let ended: Bool = lock.performLocked {
-            if finished { return false }
+        let ended: Bool = InlineRecursiveLock.performLocked(lockMutex, lockOwner) {
+            if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
                 latest5 = element
@@ -2279,8 +2308,8 @@ final class CombineLatestSink8<E1, E2, E3, E4, E5, E6, E7, E8, Observer: Observe
 
     @inlinable
     func on6(_ event: Event<E6>) {
-        let ended: Bool = lock.performLocked {
-            if finished { return false }
+        let ended: Bool = InlineRecursiveLock.performLocked(lockMutex, lockOwner) {
+            if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
                 latest6 = element
@@ -2301,8 +2330,8 @@ final class CombineLatestSink8<E1, E2, E3, E4, E5, E6, E7, E8, Observer: Observe
 
     @inlinable
     func on7(_ event: Event<E7>) {
-        let ended: Bool = lock.performLocked {
-            if finished { return false }
+        let ended: Bool = InlineRecursiveLock.performLocked(lockMutex, lockOwner) {
+            if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
                 latest7 = element
@@ -2323,8 +2352,8 @@ final class CombineLatestSink8<E1, E2, E3, E4, E5, E6, E7, E8, Observer: Observe
 
     @inlinable
     func on8(_ event: Event<E8>) {
-        let ended: Bool = lock.performLocked {
-            if finished { return false }
+        let ended: Bool = InlineRecursiveLock.performLocked(lockMutex, lockOwner) {
+            if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
                 latest8 = element
@@ -2344,11 +2373,11 @@ final class CombineLatestSink8<E1, E2, E3, E4, E5, E6, E7, E8, Observer: Observe
     }
 
     /// Source `index` sent an element; returns whether the sequence ended (called
-    /// holding `lock`).
+    /// holding the lock).
     @inlinable
     func next(_ index: Int) -> Bool {
-        hasValue |= 1 << index
-        if hasValue == Self.all {
+        flags |= 1 << index
+        if flags & Self.all == Self.all {
             do {
                 let result = try resultSelector(latest1!, latest2!, latest3!, latest4!, latest5!, latest6!, latest7!, latest8!)
                 forwardOn(.next(result))
@@ -2356,30 +2385,31 @@ final class CombineLatestSink8<E1, E2, E3, E4, E5, E6, E7, E8, Observer: Observe
             } catch {
                 return finish(.error(error))
             }
-        } else if done | (1 << index) == Self.all {
+        } else if (flags >> 8 | 1 << index) & Self.all == Self.all {
             // Every other source completed and one never sent an element: no result can come.
             return finish(.completed)
         }
         return false
     }
 
-    /// Source `index` completed; returns whether the sequence ended (called holding `lock`).
+    /// Source `index` completed; returns whether the sequence ended (called holding the lock).
     @inlinable
     func completed(_ index: Int) -> Bool {
-        if done & (1 << index) != 0 {
+        let bit: UInt32 = 1 << (8 + index)
+        if flags & bit != 0 {
             return false
         }
-        done |= 1 << index
-        if done == Self.all {
+        flags |= bit
+        if flags >> 8 & Self.all == Self.all {
             return finish(.completed)
         }
         return false
     }
 
-    /// Sends the terminal `event`; the caller disposes after releasing `lock`.
+    /// Sends the terminal `event`; the caller disposes after releasing the lock.
     @inlinable
     func finish(_ event: Event<Observer.Element>) -> Bool {
-        finished = true
+        flags |= Self.finishedBit
         forwardOn(event)
         return true
     }

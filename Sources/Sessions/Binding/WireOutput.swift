@@ -5,11 +5,15 @@ import RxSwift
 public struct WireOutput<Output> {
     /// The output's name in messages.
     public let name: String
+    /// How each element is written, kept by the view model for its first output's observer.
+    @usableFromInline
+    let description: WireOutputDescription
     /// Subscribes the output of one session: each element becomes a message for `sink`,
     /// an error goes to it as a failure; while someone watches the session, every event is
-    /// also recorded by the sink as a marble of this output's lane.
+    /// also recorded by the sink as a marble of this output's lane. `isFirst`: this is the
+    /// view model's first output, whose description the sink knows.
     @usableFromInline
-    let bind: (_ output: Output, _ sink: any SessionOutputSink) -> Disposable
+    let bind: (_ output: Output, _ sink: SessionOutputSink, _ isFirst: Bool) -> Disposable
 
     /// The output named `name`, read from `stream` of the view model's `Output`: an
     /// `Observable`, a `Driver`, a `Signal`, an `Infallible` of a scalar the server writes
@@ -22,8 +26,17 @@ public struct WireOutput<Output> {
     where Stream.Element: JSONValueEncodable {
         self.name = name
         let description = WireOutputDescription(name: name)
-        bind = { output, sink in
-            output[keyPath: stream].asObservable().subscribe(anyObserver: WireOutputObserver(description, sink: sink).asObserver())
+        self.description = description
+        bind = { output, sink, isFirst in
+            let observable = output[keyPath: stream].asObservable()
+            if isFirst {
+                // A closure that captures one object has that object as its context: the first
+                // output is observed without an observer object per session (40 bytes).
+                return observable.subscribe(anyObserver: AnyObserver { [sink] event in
+                    sink.firstOutput._withUnsafeGuaranteedRef { sink.deliver(event, of: $0) }
+                })
+            }
+            return observable.subscribe(anyObserver: WireOutputObserver(description, sink: sink).asObserver())
         }
     }
 
@@ -35,24 +48,56 @@ public struct WireOutput<Output> {
     where Stream.Element: Encodable {
         self.name = name
         let description = WireOutputDescription(name: name)
-        bind = { output, sink in
+        self.description = description
+        bind = { output, sink, _ in
             output[keyPath: stream].asObservable().subscribe(anyObserver: EncodableWireOutputObserver(description, sink: sink).asObserver())
         }
     }
 }
 
-/// Where a session's output messages go (the session).
+/// Where a session's output messages go: the session, its one subclass, whose methods these
+/// call. A class rather than a protocol so that it is one reference: a closure capturing it
+/// alone needs no context of its own (the first output's observer, `WireOutput`).
 @usableFromInline
-protocol SessionOutputSink: AnyObject {
+class SessionOutputSink {
+    init() {}
+
+    private var session: Session { unsafeDowncast(self, to: Session.self) }
+
     /// One output element as its message.
-    func sendOutput(_ message: String)
+    @usableFromInline
+    final func output(_ message: String) { session.sendOutput(message) }
     /// One output element as its message in UTF-8 (valid during the call).
-    func sendOutput(utf8 message: UnsafeRawBufferPointer)
+    @usableFromInline
+    final func output(utf8 message: UnsafeRawBufferPointer) { session.sendOutput(utf8: message) }
     /// The output stream failed.
-    func outputFailed(_ error: Error)
+    @usableFromInline
+    final func failed(_ error: Error) { session.outputFailed(error) }
     /// Records a marble of the session for a viewer on the dashboard; `make` runs only
     /// while someone watches.
-    func recordMarble(_ make: @autoclosure () -> Marble)
+    @usableFromInline
+    final func record(_ make: @autoclosure () -> Marble) { session.recordMarble(make()) }
+    /// Writes `event` of the output `description` to the session: what an output's observer
+    /// does, the first output's (a closure over the sink alone) too. A generic method of this
+    /// non-generic class, so that code left unspecialised calls it without looking up the
+    /// metadata of a generic type.
+    @inlinable
+    final func deliver<Element: JSONValueEncodable>(_ event: Event<Element>, of description: WireOutputDescription) {
+        record(Marble(lane: description.name, event: event))
+        switch event {
+        case .next(let element): description.template.withMessage(element) { output(utf8: $0) }
+        case .error(let error): failed(error)
+        case .completed: break
+        }
+    }
+
+    /// The view model's first output (which has one while the sink has an observer),
+    /// unretained: the endpoint's view model keeps it as long as the session keeps the
+    /// endpoint, so a message costs no retain and release for it.
+    @usableFromInline
+    final var firstOutput: Unmanaged<WireOutputDescription> {
+        .passUnretained(session.endpoint.wire.firstOutput.unsafelyUnwrapped)
+    }
 }
 
 /// An output's name and message template, made once per output and shared by its sessions.
@@ -73,7 +118,8 @@ final class WireOutputDescription: Sendable {
 /// Writes one output stream's elements as messages to the session, and records each event
 /// as a marble into the session's `Tap` while a viewer watches (as a `tap` operator on the
 /// stream would, without its sink and disposer): one object per output and session, where
-/// `tap(...).subscribe(onNext:onError:)` would make four.
+/// `tap(...).subscribe(onNext:onError:)` would make four; the first output has none, its
+/// observer being a closure over the session (`SessionOutputSink.deliver`).
 @usableFromInline
 final class WireOutputObserver<Element: JSONValueEncodable>: ObserverType {
     @usableFromInline
@@ -81,22 +127,17 @@ final class WireOutputObserver<Element: JSONValueEncodable>: ObserverType {
     /// Strong, not weak (no side table per session): the session's `close()` disposes this
     /// subscription, which lets the observer go, and drops a late event itself.
     @usableFromInline
-    let sink: any SessionOutputSink
+    let sink: SessionOutputSink
 
     @inlinable
-    init(_ description: WireOutputDescription, sink: any SessionOutputSink) {
+    init(_ description: WireOutputDescription, sink: SessionOutputSink) {
         self.description = description
         self.sink = sink
     }
 
     @inlinable
     func on(_ event: Event<Element>) {
-        sink.recordMarble(Marble(lane: description.name, event: event))
-        switch event {
-        case .next(let element): description.template.withMessage(element) { sink.sendOutput(utf8: $0) }
-        case .error(let error): sink.outputFailed(error)
-        case .completed: break
-        }
+        sink.deliver(event, of: description)
     }
 }
 
@@ -105,9 +146,9 @@ final class WireOutputObserver<Element: JSONValueEncodable>: ObserverType {
 /// non-finite `Double`) fails the output: that is a bug of the view model, not the client's.
 private final class EncodableWireOutputObserver<Element: Encodable>: ObserverType {
     private let description: WireOutputDescription
-    private let sink: any SessionOutputSink
+    private let sink: SessionOutputSink
 
-    init(_ description: WireOutputDescription, sink: any SessionOutputSink) {
+    init(_ description: WireOutputDescription, sink: SessionOutputSink) {
         self.description = description
         self.sink = sink
     }
@@ -119,17 +160,17 @@ private final class EncodableWireOutputObserver<Element: Encodable>: ObserverTyp
             do {
                 json = try WireJSON.encode(element)
             } catch {
-                sink.recordMarble(Marble(lane: description.name, kind: .error, label: "\(error)", timeMicroseconds: marbleClock()))
-                sink.outputFailed(error)
+                sink.record(Marble(lane: description.name, kind: .error, label: "\(error)", timeMicroseconds: marbleClock()))
+                sink.failed(error)
                 return
             }
-            sink.recordMarble(Marble(lane: description.name, kind: .next, label: json, timeMicroseconds: marbleClock()))
-            sink.sendOutput(description.template.message(RawJSON(json)))
+            sink.record(Marble(lane: description.name, kind: .next, label: json, timeMicroseconds: marbleClock()))
+            sink.output(description.template.message(RawJSON(json)))
         case .error(let error):
-            sink.recordMarble(Marble(lane: description.name, kind: .error, label: "\(error)", timeMicroseconds: marbleClock()))
-            sink.outputFailed(error)
+            sink.record(Marble(lane: description.name, kind: .error, label: "\(error)", timeMicroseconds: marbleClock()))
+            sink.failed(error)
         case .completed:
-            sink.recordMarble(Marble(lane: description.name, kind: .completed, timeMicroseconds: marbleClock()))
+            sink.record(Marble(lane: description.name, kind: .completed, timeMicroseconds: marbleClock()))
         }
     }
 }

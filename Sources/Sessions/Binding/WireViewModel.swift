@@ -22,7 +22,9 @@ public struct WireViewModel {
     let hasTapLimits: Bool
     /// Builds one session's graph; its outputs send their messages to `sink` and record their
     /// marbles with it.
-    let build: (_ client: WireClient, _ sink: any SessionOutputSink) -> SessionGraph
+    let build: (_ client: WireClient, _ sink: SessionOutputSink) -> SessionGraph
+    /// The first output's name and template, which its observer reads from the session.
+    let firstOutput: WireOutputDescription?
 
     /// Declares a view model on the wire.
     ///
@@ -70,6 +72,8 @@ public struct WireViewModel {
         outputNames = outputs.map(\.name)
         tapLimits = declarations.map(\.limit)
         hasTapLimits = declarations.contains { $0.limit != nil }
+        let firstOutput = outputs.first?.description
+        self.firstOutput = firstOutput
         self.access = access
         secretInputs = declarations.map(\.secret)
         lanes = declarations.map { MarbleLane(name: $0.name, role: .input, shape: $0.secret ? .secret : $0.kind == .tap ? .tap : .value) }
@@ -81,7 +85,9 @@ public struct WireViewModel {
             let session = context(client)
             let output = transform(session, input(wire, session))
             assert(wire.declarations == declarations, "the input closure of \(name) must declare the same inputs every time")
-            let subscriptions = outputs.map { $0.bind(output, sink) }
+            // The first output is the one whose description the session's view model keeps
+            // (compared by identity: an index would cost this unspecialised code more).
+            let subscriptions = outputs.map { $0.bind(output, sink, $0.description === firstOutput) }
             return SessionGraph(feeds: wire.feeds, subscriptions: subscriptions)
         }
     }
