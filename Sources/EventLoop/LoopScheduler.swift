@@ -45,7 +45,7 @@ public struct LoopScheduler: MainSchedulerHost, Sendable {
 
     /// Runs `action` on the target loop on a later turn (through `uv_async`).
     public func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
-        let item = LoopScheduledAction(loop: targetLoop, state: state, action: action)
+        let item = LoopScheduledAction(loop: targetLoop) { action(state) }
         item.loop.execute { item.run() }
         return item
     }
@@ -54,7 +54,7 @@ public struct LoopScheduler: MainSchedulerHost, Sendable {
     public func scheduleRelative<StateType>(_ state: StateType, dueTime: RxTimeInterval,
                                             action: @escaping (StateType) -> Disposable) -> Disposable {
         if case .never = dueTime { return Disposables.create() }
-        let item = LoopScheduledAction(loop: targetLoop, state: state, action: action)
+        let item = LoopScheduledAction(loop: targetLoop) { action(state) }
         let delay = Duration.nanoseconds(max(0, dueTime.rxNanoseconds))
         if item.loop.inEventLoop {
             item.arm(after: delay)
@@ -66,19 +66,22 @@ public struct LoopScheduler: MainSchedulerHost, Sendable {
 }
 
 /// One piece of scheduled work: runs at most once, on its loop, unless disposed first.
+///
+/// Not generic: the work is a closure holding the state, so that clearing it (and the object's
+/// creation and destruction) looks up no generic metadata in unspecialised code.
 // @unchecked Sendable: `payload` and `timer` are touched only on the loop thread; the flags are
 // atomics and the inner disposable locks itself.
-private final class LoopScheduledAction<State>: Cancelable, @unchecked Sendable {
+private final class LoopScheduledAction: Cancelable, @unchecked Sendable {
     let loop: EventLoop
-    private var payload: (state: State, action: (State) -> Disposable)?
+    private var payload: (() -> Disposable)?
     private var timer: TimerHandle?
     private let disposed = Atomic<Bool>(false)
     private let finished = Atomic<Bool>(false)
     private let inner = SingleAssignmentDisposable()
 
-    init(loop: EventLoop, state: State, action: @escaping (State) -> Disposable) {
+    init(loop: EventLoop, work: @escaping () -> Disposable) {
         self.loop = loop
-        payload = (state, action)
+        payload = work
         Resources.incrementTotal()
     }
 
@@ -104,7 +107,7 @@ private final class LoopScheduledAction<State>: Cancelable, @unchecked Sendable 
     func run() {
         guard !isDisposed, let payload else { return finish() }
         self.payload = nil
-        inner.setDisposable(payload.action(payload.state))
+        inner.setDisposable(payload())
         finish()
     }
 

@@ -4,6 +4,7 @@ extension ObservableType {
     ///
     /// - parameter handler: Makes the sequence that replaces the failed source.
     /// - returns: The source's elements, then those of the replacement if it failed.
+    @inlinable
     public func `catch`(_ handler: @escaping (Swift.Error) throws -> Observable<Element>) -> Observable<Element> {
         Catch(source: asObservable(), handler: handler)
     }
@@ -17,25 +18,32 @@ extension ObservableType {
     }
 }
 
-private final class CatchSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+@usableFromInline
+final class CatchSink<Observer: ObserverType>: Sink<Observer> {
+    @usableFromInline
     typealias Element = Observer.Element
 
-    private let handler: (Swift.Error) throws -> Observable<Element>
+    @usableFromInline
+    let handler: (Swift.Error) throws -> Observable<Element>
     /// The source's subscription, then the replacement's.
-    private let subscription = SerialDisposable()
+    @usableFromInline
+    let subscription = SerialDisposable()
 
+    @inlinable
     init(handler: @escaping (Swift.Error) throws -> Observable<Element>, observer: Observer, cancel: SinkDisposer) {
         self.handler = handler
         super.init(observer: observer, cancel: cancel)
     }
 
+    @inlinable
     func run(_ source: Observable<Element>) -> Disposable {
         let sourceSubscription = SingleAssignmentDisposable()
         subscription.disposable = sourceSubscription
-        sourceSubscription.setDisposable(source.subscribe(self))
+        sourceSubscription.setDisposable(source.subscribeErased(AnyObserver(eventHandler: self.on)))
         return subscription
     }
 
+    @inlinable
     func on(_ event: Event<Element>) {
         switch event {
         case .next:
@@ -49,7 +57,7 @@ private final class CatchSink<Observer: ObserverType>: Sink<Observer>, ObserverT
                 let replacementSubscription = SingleAssignmentDisposable()
                 // Disposes the failed source's subscription.
                 subscription.disposable = replacementSubscription
-                replacementSubscription.setDisposable(replacement.subscribe(forwarder()))
+                replacementSubscription.setDisposable(replacement.subscribeErased(AnyObserver(forwarder())))
             } catch {
                 forwardOn(.error(error))
                 dispose()
@@ -58,19 +66,33 @@ private final class CatchSink<Observer: ObserverType>: Sink<Observer>, ObserverT
     }
 }
 
-private final class Catch<Element>: Producer<Element> {
-    private let source: Observable<Element>
-    private let handler: (Swift.Error) throws -> Observable<Element>
+// Inlinable, with an erased run, so the login session's `catch` of its request runs
+// specialised in the app's module (see `Producer.ErasedRun`).
+@usableFromInline
+final class Catch<Element>: Producer<Element> {
+    @usableFromInline
+    let source: Observable<Element>
+    @usableFromInline
+    let handler: (Swift.Error) throws -> Observable<Element>
 
+    @inlinable
     init(source: Observable<Element>, handler: @escaping (Swift.Error) throws -> Observable<Element>) {
         self.source = source
         self.handler = handler
-        super.init()
+        super.init(erasedRun: { producer, observer, cancel in
+            unsafeDowncast(producer, to: Catch<Element>.self).runSink(observer, cancel: cancel)
+        })
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Element {
+    /// Makes the sink and subscribes it to the source, for both run paths: `erasedRun` and `run`.
+    @inlinable @inline(__always)
+    func runSink<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = CatchSink(handler: handler, observer: observer, cancel: cancel)
-        let subscription = sink.run(source)
-        return (sink: sink, subscription: subscription)
+        return (sink: sink, subscription: sink.run(source))
+    }
+
+    @inlinable
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Element {
+        runSink(observer, cancel: cancel)
     }
 }
