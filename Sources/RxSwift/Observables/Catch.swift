@@ -18,6 +18,8 @@ extension ObservableType {
     }
 }
 
+/// Keeps the subscription in use (the source's, then the replacement's) under its own lock:
+/// one object per subscription, where a serial and a single-assignment disposable made three.
 @usableFromInline
 final class CatchSink<Observer: ObserverType>: Sink<Observer> {
     @usableFromInline
@@ -25,9 +27,14 @@ final class CatchSink<Observer: ObserverType>: Sink<Observer> {
 
     @usableFromInline
     let handler: (Swift.Error) throws -> Observable<Element>
-    /// The source's subscription, then the replacement's.
     @usableFromInline
-    let subscription = SerialDisposable()
+    let lock = RxLock(())
+    /// Guarded by `lock`: the subscription in use.
+    @usableFromInline
+    @exclusivity(unchecked) var current: Disposable?
+    /// Guarded by `lock`: 0 while the source is in use, 1 once the replacement is.
+    @usableFromInline
+    @exclusivity(unchecked) var generation = 0
 
     @inlinable
     init(handler: @escaping (Swift.Error) throws -> Observable<Element>, observer: Observer, cancel: SinkDisposer) {
@@ -35,12 +42,26 @@ final class CatchSink<Observer: ObserverType>: Sink<Observer> {
         super.init(observer: observer, cancel: cancel)
     }
 
+    /// Subscribes to `source`; the sink's `dispose()` ends the subscription in use.
     @inlinable
     func run(_ source: Observable<Element>) -> Disposable {
-        let sourceSubscription = SingleAssignmentDisposable()
-        subscription.disposable = sourceSubscription
-        sourceSubscription.setDisposable(source.subscribeErased(AnyObserver(eventHandler: self.on)))
-        return subscription
+        keep(source.subscribeErased(AnyObserver(eventHandler: self.on)), generation: 0)
+        return Disposables.create()
+    }
+
+    /// Keeps `subscription` as the one in use, or disposes it if the sink was disposed or
+    /// has moved past `generation` meanwhile (a source that failed during its subscribe).
+    @inlinable
+    func keep(_ subscription: Disposable, generation: Int) {
+        // `dispose()` sets the flag before it takes `current` under the lock.
+        let kept: Bool = lock.performLocked {
+            if isDisposed || self.generation != generation { return false }
+            current = subscription
+            return true
+        }
+        if !kept {
+            subscription.dispose()
+        }
     }
 
     @inlinable
@@ -52,17 +73,30 @@ final class CatchSink<Observer: ObserverType>: Sink<Observer> {
             forwardOn(event)
             dispose()
         case .error(let error):
+            let replacement: Observable<Element>
             do {
-                let replacement = try handler(error)
-                let replacementSubscription = SingleAssignmentDisposable()
-                // Disposes the failed source's subscription.
-                subscription.disposable = replacementSubscription
-                replacementSubscription.setDisposable(replacement.subscribeErased(AnyObserver(forwarder())))
+                replacement = try handler(error)
             } catch {
                 forwardOn(.error(error))
                 dispose()
+                return
             }
+            // The failed source's subscription ends before the replacement's starts.
+            let failed: Disposable? = lock.performLocked {
+                generation = 1
+                return current.take()
+            }
+            failed?.dispose()
+            keep(replacement.subscribeErased(AnyObserver(forwarder())), generation: 1)
         }
+    }
+
+    /// Stops forwarding and ends the subscription in use.
+    @inlinable
+    override func dispose() {
+        super.dispose()
+        let subscription: Disposable? = lock.performLocked { current.take() }
+        subscription?.dispose()
     }
 }
 

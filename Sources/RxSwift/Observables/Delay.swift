@@ -19,9 +19,9 @@ extension ObservableType {
 /// sink disposed only outside the lock, so an error arriving during a delivery never waits
 /// for the observer.
 ///
-/// A drain schedules the next one itself into `drainSubscription` (which cancels the one
-/// pending at disposal): `scheduleRecursive`'s group, boxes and disposables cost more than
-/// the rest of a delayed element.
+/// A drain schedules the next one itself and keeps its disposable under `lock` (disposal
+/// cancels it): `scheduleRecursive`'s group, boxes and disposables cost more than the rest
+/// of a delayed element.
 @usableFromInline
 final class DelaySink<Observer: ObserverType>: Sink<Observer> {
     @usableFromInline
@@ -60,9 +60,9 @@ final class DelaySink<Observer: ObserverType>: Sink<Observer> {
     @exclusivity(unchecked) var sourceError: Swift.Error?
     @usableFromInline
     let sourceSubscription = InlineSingleAssignmentDisposable()
-    /// The pending drain.
+    /// Guarded by `lock`: the latest drain scheduled (pending, or the one running).
     @usableFromInline
-    let drainSubscription = SerialDisposable()
+    @exclusivity(unchecked) var drainSubscription: Disposable?
 
     @inlinable
     init(observer: Observer, cancel: SinkDisposer, dueTime: RxTimeInterval, scheduler: SchedulerType) {
@@ -108,15 +108,26 @@ final class DelaySink<Observer: ObserverType>: Sink<Observer> {
         }
     }
 
-    /// Runs `drain()` on the scheduler after `dueTime`, replacing the drain that is running.
+    /// Runs `drain()` on the scheduler after `dueTime`. The drain it replaces has run (one
+    /// drain is scheduled or running at a time), so it is dropped, not disposed.
     @inlinable
     func scheduleDrain(after dueTime: RxTimeInterval) {
-        drainSubscription.disposable = scheduler.scheduleRelative((), dueTime: dueTime) { _ in
+        let scheduled = scheduler.scheduleRelative((), dueTime: dueTime) { _ in
             // A scheduler may still run work disposed while it was starting.
             if !self.isDisposed {
                 self.drain()
             }
             return Disposables.create()
+        }
+        // `dispose()` sets the flag before it takes the drain under the lock: a drain
+        // scheduled after that is disposed here.
+        let keep: Bool = lock.performLocked {
+            if isDisposed { return false }
+            drainSubscription = scheduled
+            return true
+        }
+        if !keep {
+            scheduled.dispose()
         }
     }
 
@@ -180,7 +191,8 @@ final class DelaySink<Observer: ObserverType>: Sink<Observer> {
     override func dispose() {
         super.dispose()
         sourceSubscription.dispose()
-        drainSubscription.dispose()
+        let drain: Disposable? = lock.performLocked { drainSubscription.take() }
+        drain?.dispose()
     }
 }
 
