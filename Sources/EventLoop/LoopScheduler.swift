@@ -70,14 +70,23 @@ public struct LoopScheduler: MainSchedulerHost, Sendable {
 /// Not generic: the work is a closure holding the state, so that clearing it (and the object's
 /// creation and destruction) looks up no generic metadata in unspecialised code.
 // @unchecked Sendable: `payload` and `timer` are touched only on the loop thread; the flags are
-// atomics and the inner disposable locks itself.
+// atomics and the inner disposable is kept under its mutex.
 private final class LoopScheduledAction: Cancelable, @unchecked Sendable {
+    /// The disposable the work returned, kept in the action (no object of its own).
+    // @unchecked Sendable: it only moves in and out under `inner`'s mutex, and Rx disposables
+    // may be disposed from any thread.
+    private enum Inner: @unchecked Sendable {
+        case empty
+        case assigned(Disposable)
+        case disposed
+    }
+
     let loop: EventLoop
     private var payload: (() -> Disposable)?
     private var timer: TimerHandle?
     private let disposed = Atomic<Bool>(false)
     private let finished = Atomic<Bool>(false)
-    private let inner = SingleAssignmentDisposable()
+    private let inner = Mutex<Inner>(.empty)
 
     init(loop: EventLoop, work: @escaping () -> Disposable) {
         self.loop = loop
@@ -107,13 +116,26 @@ private final class LoopScheduledAction: Cancelable, @unchecked Sendable {
     func run() {
         guard !isDisposed, let payload else { return finish() }
         self.payload = nil
-        inner.setDisposable(payload())
+        let result = payload()
+        let kept: Bool = inner.withLock { inner in
+            guard case .empty = inner else { return false }
+            inner = .assigned(result)
+            return true
+        }
+        if !kept {
+            result.dispose() // disposed while the work ran
+        }
         finish()
     }
 
     func dispose() {
         guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        inner.dispose()
+        let result: Disposable? = inner.withLock { inner in
+            defer { inner = .disposed }
+            if case .assigned(let result) = inner { return result }
+            return nil
+        }
+        result?.dispose()
         if loop.inEventLoop {
             cancelOnLoop()
         } else {
