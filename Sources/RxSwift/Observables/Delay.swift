@@ -97,6 +97,11 @@ final class DelaySink<Observer: ObserverType>: Sink<Observer> {
             }
         case .next, .completed:
             let startDrain: Bool = lock.performLocked {
+                if queue.capacity == 0 {
+                    // An element and the completion after it (a delayed `just`, the login
+                    // example's answer) fit the first buffer: one allocation, not two.
+                    queue.reserveCapacity(2)
+                }
                 queue.append((arrived: scheduler.now, event: event))
                 if active { return false }
                 active = true
