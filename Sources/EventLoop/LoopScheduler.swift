@@ -45,7 +45,7 @@ public struct LoopScheduler: MainSchedulerHost, Sendable {
 
     /// Runs `action` on the target loop on a later turn (through `uv_async`).
     public func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
-        let item = LoopScheduledAction(loop: targetLoop, state: state, action: action)
+        let item = LoopScheduledAction(loop: targetLoop) { action(state) }
         item.loop.execute { item.run() }
         return item
     }
@@ -54,7 +54,7 @@ public struct LoopScheduler: MainSchedulerHost, Sendable {
     public func scheduleRelative<StateType>(_ state: StateType, dueTime: RxTimeInterval,
                                             action: @escaping (StateType) -> Disposable) -> Disposable {
         if case .never = dueTime { return Disposables.create() }
-        let item = LoopScheduledAction(loop: targetLoop, state: state, action: action)
+        let item = LoopScheduledAction(loop: targetLoop) { action(state) }
         let delay = Duration.nanoseconds(max(0, dueTime.rxNanoseconds))
         if item.loop.inEventLoop {
             item.arm(after: delay)
@@ -66,19 +66,31 @@ public struct LoopScheduler: MainSchedulerHost, Sendable {
 }
 
 /// One piece of scheduled work: runs at most once, on its loop, unless disposed first.
+///
+/// Not generic: the work is a closure holding the state, so that clearing it (and the object's
+/// creation and destruction) looks up no generic metadata in unspecialised code.
 // @unchecked Sendable: `payload` and `timer` are touched only on the loop thread; the flags are
-// atomics and the inner disposable locks itself.
-private final class LoopScheduledAction<State>: Cancelable, @unchecked Sendable {
+// atomics and the inner disposable is kept under its mutex.
+private final class LoopScheduledAction: Cancelable, @unchecked Sendable {
+    /// The disposable the work returned, kept in the action (no object of its own).
+    // @unchecked Sendable: it only moves in and out under `inner`'s mutex, and Rx disposables
+    // may be disposed from any thread.
+    private enum Inner: @unchecked Sendable {
+        case empty
+        case assigned(Disposable)
+        case disposed
+    }
+
     let loop: EventLoop
-    private var payload: (state: State, action: (State) -> Disposable)?
+    private var payload: (() -> Disposable)?
     private var timer: TimerHandle?
     private let disposed = Atomic<Bool>(false)
     private let finished = Atomic<Bool>(false)
-    private let inner = SingleAssignmentDisposable()
+    private let inner = Mutex<Inner>(.empty)
 
-    init(loop: EventLoop, state: State, action: @escaping (State) -> Disposable) {
+    init(loop: EventLoop, work: @escaping () -> Disposable) {
         self.loop = loop
-        payload = (state, action)
+        payload = work
         Resources.incrementTotal()
     }
 
@@ -104,13 +116,26 @@ private final class LoopScheduledAction<State>: Cancelable, @unchecked Sendable 
     func run() {
         guard !isDisposed, let payload else { return finish() }
         self.payload = nil
-        inner.setDisposable(payload.action(payload.state))
+        let result = payload()
+        let kept: Bool = inner.withLock { inner in
+            guard case .empty = inner else { return false }
+            inner = .assigned(result)
+            return true
+        }
+        if !kept {
+            result.dispose() // disposed while the work ran
+        }
         finish()
     }
 
     func dispose() {
         guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        inner.dispose()
+        let result: Disposable? = inner.withLock { inner in
+            defer { inner = .disposed }
+            if case .assigned(let result) = inner { return result }
+            return nil
+        }
+        result?.dispose()
         if loop.inEventLoop {
             cancelOnLoop()
         } else {

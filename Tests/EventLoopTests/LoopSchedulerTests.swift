@@ -72,6 +72,35 @@ final class LoopSchedulerTests: XCTestCase {
         XCTAssertFalse(fired.withLock { $0 })
     }
 
+    /// The disposable the work returned is kept until the scheduled work is disposed.
+    func testDisposingWorkThatRanDisposesWhatItReturned() throws {
+        let loop = runner.loop
+        let returnedDisposed = Locked(false)
+        let disposable = loop.scheduler.schedule(()) { _ in
+            Disposables.create { returnedDisposed.withLock { $0 = true } }
+        }
+        _ = try runner.sync { () } // the work has run
+        XCTAssertFalse(returnedDisposed.withLock { $0 })
+        disposable.dispose()
+        XCTAssertTrue(returnedDisposed.withLock { $0 })
+    }
+
+    /// Work that disposes its own scheduling while it runs: what it returns is disposed at once.
+    func testWorkDisposedWhileRunningDisposesWhatItReturns() throws {
+        let loop = runner.loop
+        let returnedDisposed = Locked(false)
+        let own = LoopOnlyDisposable()
+        try runner.sync {
+            // On the loop thread the work cannot run before this turn ends.
+            let disposable = loop.scheduler.schedule(()) { _ in
+                own.value?.dispose()
+                return Disposables.create { returnedDisposed.withLock { $0 = true } }
+            }
+            own.value = disposable
+        }
+        XCTAssertTrue(eventually { returnedDisposed.withLock { $0 } })
+    }
+
     func testPeriodicWorkRepeatsUntilDisposed() {
         let loop = runner.loop
         let ticks = Locked(0)
@@ -180,4 +209,10 @@ final class LoopSchedulerStopTests: XCTestCase {
         XCTAssertEqual(Resources.total, before, "the unfired work no longer counts")
         XCTAssertFalse(fired.withLock { $0 })
     }
+}
+
+/// A disposable handed from the test to the work it scheduled.
+// @unchecked Sendable: set and read only on the loop thread.
+private final class LoopOnlyDisposable: @unchecked Sendable {
+    var value: Disposable?
 }

@@ -75,4 +75,52 @@ final class ObservableCatchTests: RxTestCase {
         XCTAssertEqual(values, [1, 2])
         XCTAssertEqual(anomalies.contains(.reentrancy), reentrancyIsTracked)
     }
+
+    /// As before the sink kept its subscriptions itself: the handler runs, then the failed
+    /// source's subscription ends, then the replacement's starts; disposal ends the replacement's.
+    func testCatchEndsTheFailedSubscriptionBeforeSubscribingTheReplacement() {
+        var log: [String] = []
+        let trigger = PublishSubject<Int>()
+        let source = Observable<Int>.create { observer in
+            log.append("source subscribed")
+            let subscription = trigger.subscribe(observer)
+            return Disposables.create {
+                subscription.dispose()
+                log.append("source disposed")
+            }
+        }
+        let replacement = Observable<Int>.create { observer in
+            log.append("replacement subscribed")
+            observer.onNext(5)
+            return Disposables.create { log.append("replacement disposed") }
+        }
+        var values: [Int] = []
+        let subscription = source.catch { _ in
+            log.append("handler")
+            return replacement
+        }.subscribe(onNext: { values.append($0) })
+        trigger.onNext(1)
+        trigger.onError(testError)
+        XCTAssertEqual(values, [1, 5])
+        XCTAssertEqual(log, ["source subscribed", "handler", "source disposed", "replacement subscribed"])
+        subscription.dispose()
+        XCTAssertEqual(log.last, "replacement disposed")
+        XCTAssertFalse(trigger.hasObservers)
+    }
+
+    /// A source that fails during its own subscription: its subscription, set after the
+    /// replacement took over, is disposed at once.
+    func testCatchOfASourceFailingDuringItsSubscription() {
+        let scheduler = TestScheduler(initialClock: 0)
+        var sourceDisposed = false
+        let source = Observable<Int>.create { observer in
+            observer.onError(testError)
+            return Disposables.create { sourceDisposed = true }
+        }
+        let ys = scheduler.createHotObservable([.next(210, 1), .completed(220)])
+        let res = scheduler.start { source.catch { _ in ys.asObservable() } }
+        XCTAssertEqual(res.events, [.next(210, 1), .completed(220)])
+        XCTAssertEqual(ys.subscriptions, [Subscription(200, 220)])
+        XCTAssertTrue(sourceDisposed)
+    }
 }

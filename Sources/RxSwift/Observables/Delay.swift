@@ -7,6 +7,7 @@ extension ObservableType {
     /// - parameter dueTime: The delay.
     /// - parameter scheduler: The scheduler the delayed events are sent on.
     /// - returns: The delayed sequence.
+    @inlinable
     public func delay(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
         Delay(source: asObservable(), dueTime: dueTime, scheduler: scheduler)
     }
@@ -17,53 +18,77 @@ extension ObservableType {
 /// once, or, while the drain is sending an event, right after it. Events are sent and the
 /// sink disposed only outside the lock, so an error arriving during a delivery never waits
 /// for the observer.
-private final class DelaySink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+///
+/// A drain schedules the next one itself and keeps its disposable under `lock` (disposal
+/// cancels it): `scheduleRecursive`'s group, boxes and disposables cost more than the rest
+/// of a delayed element.
+@usableFromInline
+final class DelaySink<Observer: ObserverType>: Sink<Observer> {
+    @usableFromInline
     typealias Element = Observer.Element
 
     /// What the drain does next, decided under the lock and done after releasing it.
-    private enum DrainStep {
+    @usableFromInline
+    enum DrainStep {
         case forward(Event<Element>)
-        case fail(Event<Element>)
+        case fail(Swift.Error)
         case reschedule(after: TimeInterval)
         case stop
     }
 
-    private let dueTime: RxTimeInterval
-    private let scheduler: SchedulerType
-    private let lock = RxLock(())
+    @usableFromInline
+    let dueTime: RxTimeInterval
+    @usableFromInline
+    let scheduler: SchedulerType
+    @usableFromInline
+    let lock = RxLock(())
     /// Guarded by `lock`: events waiting, with the time each arrived.
-    private var queue: [(arrived: RxTime, event: Event<Element>)] = []
-    private var queueHead = 0
+    @usableFromInline
+    @exclusivity(unchecked) var queue: [(arrived: RxTime, event: Event<Element>)] = []
+    @usableFromInline
+    @exclusivity(unchecked) var queueHead = 0
     /// Guarded by `lock`: a drain is scheduled or running.
-    private var active = false
+    @usableFromInline
+    @exclusivity(unchecked) var active = false
     /// Guarded by `lock`: the drain is sending events right now.
-    private var running = false
-    /// Guarded by `lock`: the source's error; sent by the drain if it was running.
-    private var errorEvent: Event<Element>?
-    private let sourceSubscription = SingleAssignmentDisposable()
-    private let drainSubscription = SerialDisposable()
+    @usableFromInline
+    @exclusivity(unchecked) var running = false
+    /// Guarded by `lock`: the source's error; sent by the drain if it was running. An error,
+    /// not its event: destroying an `Event<Element>?` in the unspecialised deinit looks up
+    /// two metadata.
+    @usableFromInline
+    @exclusivity(unchecked) var sourceError: Swift.Error?
+    @usableFromInline
+    let sourceSubscription = InlineSingleAssignmentDisposable()
+    /// Guarded by `lock`: the latest drain scheduled (pending, or the one running).
+    @usableFromInline
+    @exclusivity(unchecked) var drainSubscription: Disposable?
 
+    @inlinable
     init(observer: Observer, cancel: SinkDisposer, dueTime: RxTimeInterval, scheduler: SchedulerType) {
         self.dueTime = dueTime
         self.scheduler = scheduler
         super.init(observer: observer, cancel: cancel)
     }
 
+    /// Subscribes to `source`; the sink's `dispose()` ends the subscription and the pending drain.
+    @inlinable
     func run(source: Observable<Element>) -> Disposable {
-        sourceSubscription.setDisposable(source.subscribe(self))
-        return Disposables.create(sourceSubscription, drainSubscription)
+        sourceSubscription.setDisposable(source.subscribeErased(AnyObserver(eventHandler: self.on)))
+        return Disposables.create()
     }
 
+    @inlinable
     func on(_ event: Event<Element>) {
         if event.isStopEvent {
             sourceSubscription.dispose()
         }
         switch event {
-        case .error:
+        case .error(let error):
             let sendNow: Bool = lock.performLocked {
                 queue.removeAll()
                 queueHead = 0
-                errorEvent = event
+                sourceError = error
                 return !running
             }
             if sendNow {
@@ -72,23 +97,50 @@ private final class DelaySink<Observer: ObserverType>: Sink<Observer>, ObserverT
             }
         case .next, .completed:
             let startDrain: Bool = lock.performLocked {
+                if queue.capacity == 0 {
+                    // An element and the completion after it (a delayed `just`, the login
+                    // example's answer) fit the first buffer: one allocation, not two.
+                    queue.reserveCapacity(2)
+                }
                 queue.append((arrived: scheduler.now, event: event))
                 if active { return false }
                 active = true
                 return true
             }
             if startDrain {
-                drainSubscription.disposable = scheduler.scheduleRecursive((), dueTime: dueTime) { _, recurse in
-                    self.drain(recurse)
-                }
+                scheduleDrain(after: dueTime)
             }
         }
     }
 
-    private func drain(_ recurse: ((), RxTimeInterval) -> Void) {
+    /// Runs `drain()` on the scheduler after `dueTime`. The drain it replaces has run (one
+    /// drain is scheduled or running at a time), so it is dropped, not disposed.
+    @inlinable
+    func scheduleDrain(after dueTime: RxTimeInterval) {
+        let scheduled = scheduler.scheduleRelative((), dueTime: dueTime) { _ in
+            // A scheduler may still run work disposed while it was starting.
+            if !self.isDisposed {
+                self.drain()
+            }
+            return Disposables.create()
+        }
+        // `dispose()` sets the flag before it takes the drain under the lock: a drain
+        // scheduled after that is disposed here.
+        let keep: Bool = lock.performLocked {
+            if isDisposed { return false }
+            drainSubscription = scheduled
+            return true
+        }
+        if !keep {
+            scheduled.dispose()
+        }
+    }
+
+    @inlinable
+    func drain() {
         let failed: Bool = lock.performLocked {
-            if errorEvent == nil { running = true }
-            return errorEvent != nil
+            if sourceError == nil { running = true }
+            return sourceError != nil
         }
         if failed { return }
         var sentOne = false
@@ -101,12 +153,12 @@ private final class DelaySink<Observer: ObserverType>: Sink<Observer>, ObserverT
                     dispose()
                     return
                 }
-            case .fail(let event):
-                forwardOn(event)
+            case .fail(let error):
+                forwardOn(.error(error))
                 dispose()
                 return
             case .reschedule(let seconds):
-                recurse((), .nanoseconds(Int(min(seconds * 1_000_000_000, Double(Int.max / 2)).rounded())))
+                scheduleDrain(after: .nanoseconds(Int(min(seconds * 1_000_000_000, Double(Int.max / 2)).rounded())))
                 return
             case .stop:
                 return
@@ -116,10 +168,11 @@ private final class DelaySink<Observer: ObserverType>: Sink<Observer>, ObserverT
 
     /// The first step of a drain sends the oldest event; the next one schedules the drain
     /// of the event after it.
-    private func nextStep(sentOne: Bool) -> DrainStep {
+    @inlinable
+    func nextStep(sentOne: Bool) -> DrainStep {
         lock.performLocked {
-            if let errorEvent {
-                return .fail(errorEvent)
+            if let sourceError {
+                return .fail(sourceError)
             }
             if !sentOne && queueHead < queue.count {
                 let event = queue[queueHead].event
@@ -137,23 +190,47 @@ private final class DelaySink<Observer: ObserverType>: Sink<Observer>, ObserverT
             return .stop
         }
     }
+
+    /// Stops forwarding and ends the source subscription and the pending drain.
+    @inlinable
+    override func dispose() {
+        super.dispose()
+        sourceSubscription.dispose()
+        let drain: Disposable? = lock.performLocked { drainSubscription.take() }
+        drain?.dispose()
+    }
 }
 
-private final class Delay<Element>: Producer<Element> {
-    private let source: Observable<Element>
-    private let dueTime: RxTimeInterval
-    private let scheduler: SchedulerType
+// Inlinable, with an erased run, so the login example's `just(true).delay(...)` runs
+// specialised in the view model's module (see `Producer.ErasedRun`).
+@usableFromInline
+final class Delay<Element>: Producer<Element> {
+    @usableFromInline
+    let source: Observable<Element>
+    @usableFromInline
+    let dueTime: RxTimeInterval
+    @usableFromInline
+    let scheduler: SchedulerType
 
+    @inlinable
     init(source: Observable<Element>, dueTime: RxTimeInterval, scheduler: SchedulerType) {
         self.source = source
         self.dueTime = dueTime
         self.scheduler = scheduler
-        super.init()
+        super.init(erasedRun: { producer, observer, cancel in
+            unsafeDowncast(producer, to: Delay<Element>.self).runSink(observer, cancel: cancel)
+        })
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Element {
+    /// Makes the sink and subscribes it to the source, for both run paths: `erasedRun` and `run`.
+    @inlinable @inline(__always)
+    func runSink<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = DelaySink(observer: observer, cancel: cancel, dueTime: dueTime, scheduler: scheduler)
-        let subscription = sink.run(source: source)
-        return (sink: sink, subscription: subscription)
+        return (sink: sink, subscription: sink.run(source: source))
+    }
+
+    @inlinable
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Element {
+        runSink(observer, cancel: cancel)
     }
 }

@@ -52,19 +52,26 @@ extension ObservableType {
     }
 }
 
-private final class DoSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+@usableFromInline
+final class DoSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+    @usableFromInline
     typealias Element = Observer.Element
+    @usableFromInline
     typealias EventHandler = (Event<Element>) throws -> Void
 
-    private let eventHandler: EventHandler
-    private let afterEventHandler: EventHandler
+    @usableFromInline
+    let eventHandler: EventHandler
+    @usableFromInline
+    let afterEventHandler: EventHandler
 
+    @inlinable
     init(eventHandler: @escaping EventHandler, afterEventHandler: @escaping EventHandler, observer: Observer, cancel: SinkDisposer) {
         self.eventHandler = eventHandler
         self.afterEventHandler = afterEventHandler
         super.init(observer: observer, cancel: cancel)
     }
 
+    @inlinable
     func on(_ event: Event<Element>) {
         do {
             try eventHandler(event)
@@ -90,19 +97,27 @@ private final class DoSink<Observer: ObserverType>: Sink<Observer>, ObserverType
     }
 }
 
+// Inlinable, with an erased run, so a login session's `do(onNext:)` on its inputs runs
+// specialised in the app's module (see `Producer.ErasedRun`).
 @usableFromInline
 final class Do<Element>: Producer<Element> {
     @usableFromInline
     typealias EventHandler = (Event<Element>) throws -> Void
 
-    private let source: Observable<Element>
-    private let eventHandler: EventHandler
-    private let afterEventHandler: EventHandler
-    private let onSubscribe: (() -> Void)?
-    private let onSubscribed: (() -> Void)?
-    private let onDispose: (() -> Void)?
-
     @usableFromInline
+    let source: Observable<Element>
+    @usableFromInline
+    let eventHandler: EventHandler
+    @usableFromInline
+    let afterEventHandler: EventHandler
+    @usableFromInline
+    let onSubscribe: (() -> Void)?
+    @usableFromInline
+    let onSubscribed: (() -> Void)?
+    @usableFromInline
+    let onDispose: (() -> Void)?
+
+    @inlinable
     init(source: Observable<Element>, eventHandler: @escaping EventHandler, afterEventHandler: @escaping EventHandler, onSubscribe: (() -> Void)?, onSubscribed: (() -> Void)?, onDispose: (() -> Void)?) {
         self.source = source
         self.eventHandler = eventHandler
@@ -110,21 +125,40 @@ final class Do<Element>: Producer<Element> {
         self.onSubscribe = onSubscribe
         self.onSubscribed = onSubscribed
         self.onDispose = onDispose
-        super.init()
+        super.init(erasedRun: { producer, observer, cancel in
+            let parent = unsafeDowncast(producer, to: Do<Element>.self)
+            parent.onSubscribe?()
+            let sink = parent.makeSink(observer, cancel: cancel)
+            let sourceSubscription = parent.source.subscribeErased(AnyObserver(eventHandler: sink.on))
+            return (sink: sink, subscription: parent.subscribed(sourceSubscription))
+        })
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Element {
-        onSubscribe?()
-        let sink = DoSink(eventHandler: eventHandler, afterEventHandler: afterEventHandler, observer: observer, cancel: cancel)
-        let sourceSubscription = source.subscribe(sink)
+    /// Makes the sink, for both run paths: `erasedRun` and `run`.
+    @inlinable @inline(__always)
+    func makeSink<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> DoSink<Observer> where Observer.Element == Element {
+        DoSink(eventHandler: eventHandler, afterEventHandler: afterEventHandler, observer: observer, cancel: cancel)
+    }
+
+    /// Runs `onSubscribed` and returns the subscription to keep: the source's, with
+    /// `onDispose` after it if there is one.
+    @inlinable
+    func subscribed(_ sourceSubscription: Disposable) -> Disposable {
         onSubscribed?()
         guard let onDispose else {
-            return (sink: sink, subscription: sourceSubscription)
+            return sourceSubscription
         }
-        let subscription = Disposables.create {
+        return Disposables.create {
             sourceSubscription.dispose()
             onDispose()
         }
-        return (sink: sink, subscription: subscription)
+    }
+
+    @inlinable
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Element {
+        onSubscribe?()
+        let sink = makeSink(observer, cancel: cancel)
+        let sourceSubscription = source.subscribe(sink)
+        return (sink: sink, subscription: subscribed(sourceSubscription))
     }
 }

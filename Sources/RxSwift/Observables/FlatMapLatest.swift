@@ -31,9 +31,10 @@ final class FlatMapLatestSink<SourceElement, SourceSequence: ObservableConvertib
     /// Id of the latest inner sequence.
     @usableFromInline
     @exclusivity(unchecked) var latest = 0
-    /// The latest inner subscription, until it terminates.
+    /// The latest inner subscription, until it terminates. Typed as the base class, so the
+    /// unspecialised `dispose()` (reached through the vtable) needs no generic metadata.
     @usableFromInline
-    @exclusivity(unchecked) var current: Inner?
+    @exclusivity(unchecked) var current: InnerSubscriptionSlot?
     /// Set by `dispose()`: no inner subscription may start after it.
     @usableFromInline
     @exclusivity(unchecked) var innerDisposed = false
@@ -70,7 +71,7 @@ final class FlatMapLatestSink<SourceElement, SourceSequence: ObservableConvertib
                 // completes during the subscription: apply those events directly. (`Just` is
                 // final: comparing the type is the cast, without a retained result.)
                 let element = unsafeDowncast(source, to: Just<Observer.Element>.self).element
-                let replaced: Inner? = lock.performLocked {
+                let replaced: InnerSubscriptionSlot? = lock.performLocked {
                     if innerDisposed { return nil }
                     latest += 1
                     let replaced = current
@@ -86,7 +87,7 @@ final class FlatMapLatestSink<SourceElement, SourceSequence: ObservableConvertib
                 return
             }
             let inner = Inner(parent: self)
-            let previous: (replaced: Inner?, started: Bool) = lock.performLocked {
+            let previous: (replaced: InnerSubscriptionSlot?, started: Bool) = lock.performLocked {
                 if innerDisposed { return (nil, false) }
                 latest += 1
                 inner.id = latest
@@ -138,7 +139,7 @@ final class FlatMapLatestSink<SourceElement, SourceSequence: ObservableConvertib
     @inlinable
     override func dispose() {
         super.dispose()
-        let toDispose: Inner? = lock.performLocked {
+        let toDispose: InnerSubscriptionSlot? = lock.performLocked {
             innerDisposed = true
             let inner = current
             current = nil

@@ -6,6 +6,7 @@ extension ObservableType {
     /// - parameter second: The sequence whose latest element is used.
     /// - parameter resultSelector: Combines the two elements.
     /// - returns: A sequence of the combined results.
+    @inlinable
     public func withLatestFrom<Source: ObservableConvertibleType, ResultType>(_ second: Source, resultSelector: @escaping (Element, Source.Element) throws -> ResultType) -> Observable<ResultType> {
         WithLatestFrom(first: asObservable(), second: second.asObservable(), resultSelector: resultSelector)
     }
@@ -14,41 +15,55 @@ extension ObservableType {
     ///
     /// - parameter second: The sequence whose latest element is sent.
     /// - returns: A sequence of `second`'s latest elements.
+    @inlinable
     public func withLatestFrom<Source: ObservableConvertibleType>(_ second: Source) -> Observable<Source.Element> {
         WithLatestFrom(first: asObservable(), second: second.asObservable(), resultSelector: { $1 })
     }
 }
 
-private final class WithLatestFromSink<FirstType, SecondType, Observer: ObserverType>: Sink<Observer>, ObserverType {
-    typealias ResultType = Observer.Element
-    typealias Parent = WithLatestFrom<FirstType, SecondType, ResultType>
+/// Holds the latest element of `second`; both sources' events are handled under `lock`. One
+/// object per subscription: the two source subscriptions are slots of the sink, disposed by
+/// its `dispose()`.
+@usableFromInline
+final class WithLatestFromSink<FirstType, SecondType, Observer: ObserverType>: Sink<Observer> {
+    @usableFromInline
+    typealias ResultSelector = (FirstType, SecondType) throws -> Observer.Element
 
-    private let parent: Parent
-    /// Held while handling either source's events.
-    let lock = RecursiveLock()
+    @usableFromInline
+    let resultSelector: ResultSelector
+    /// Held while handling either source's events (recursive: the observer may feed a source).
+    @usableFromInline
+    let lock = InlineRecursiveLock()
+    @usableFromInline
+    let firstSubscription = InlineSingleAssignmentDisposable()
+    @usableFromInline
+    let secondSubscription = InlineSingleAssignmentDisposable()
     /// Guarded by `lock`.
-    fileprivate var latest: SecondType?
+    @usableFromInline
+    @exclusivity(unchecked) var latest: SecondType?
 
-    init(parent: Parent, observer: Observer, cancel: SinkDisposer) {
-        self.parent = parent
+    @inlinable
+    init(resultSelector: @escaping ResultSelector, observer: Observer, cancel: SinkDisposer) {
+        self.resultSelector = resultSelector
         super.init(observer: observer, cancel: cancel)
     }
 
-    func run() -> Disposable {
-        let secondSubscription = SingleAssignmentDisposable()
-        let secondObserver = WithLatestFromSecond(parent: self, disposable: secondSubscription)
-        secondSubscription.setDisposable(parent.second.subscribe(secondObserver))
-        let firstSubscription = parent.first.subscribe(self)
-        return Disposables.create(firstSubscription, secondSubscription)
+    /// Subscribes to `second`, then to `first`; the sink's `dispose()` ends both subscriptions.
+    @inlinable
+    func run(_ first: Observable<FirstType>, _ second: Observable<SecondType>) -> Disposable {
+        secondSubscription.setDisposable(second.subscribeErased(AnyObserver(eventHandler: self.onSecond)))
+        firstSubscription.setDisposable(first.subscribeErased(AnyObserver(eventHandler: self.on)))
+        return Disposables.create()
     }
 
+    @inlinable
     func on(_ event: Event<FirstType>) {
         lock.performLocked {
             switch event {
             case .next(let value):
                 guard let latest else { return }
                 do {
-                    let result = try parent.resultSelector(value, latest)
+                    let result = try resultSelector(value, latest)
                     forwardOn(.next(result))
                 } catch {
                     forwardOn(.error(error))
@@ -63,49 +78,64 @@ private final class WithLatestFromSink<FirstType, SecondType, Observer: Observer
             }
         }
     }
-}
 
-private final class WithLatestFromSecond<FirstType, SecondType, Observer: ObserverType>: ObserverType {
-    private let parent: WithLatestFromSink<FirstType, SecondType, Observer>
-    private let disposable: Disposable
-
-    init(parent: WithLatestFromSink<FirstType, SecondType, Observer>, disposable: Disposable) {
-        self.parent = parent
-        self.disposable = disposable
-    }
-
-    func on(_ event: Event<SecondType>) {
-        parent.lock.performLocked {
+    @inlinable
+    func onSecond(_ event: Event<SecondType>) {
+        lock.performLocked {
             switch event {
             case .next(let value):
-                parent.latest = value
+                latest = value
             case .completed:
-                disposable.dispose()
+                secondSubscription.dispose()
             case .error(let error):
-                parent.forwardOn(.error(error))
-                parent.dispose()
+                forwardOn(.error(error))
+                dispose()
             }
         }
     }
+
+    /// Stops forwarding and ends both source subscriptions.
+    @inlinable
+    override func dispose() {
+        super.dispose()
+        firstSubscription.dispose()
+        secondSubscription.dispose()
+    }
 }
 
-private final class WithLatestFrom<FirstType, SecondType, ResultType>: Producer<ResultType> {
+// Inlinable, with an erased run, so a login session's `withLatestFrom` runs specialised in
+// the view model's module (see `Producer.ErasedRun`).
+@usableFromInline
+final class WithLatestFrom<FirstType, SecondType, ResultType>: Producer<ResultType> {
+    @usableFromInline
     typealias ResultSelector = (FirstType, SecondType) throws -> ResultType
 
+    @usableFromInline
     let first: Observable<FirstType>
+    @usableFromInline
     let second: Observable<SecondType>
+    @usableFromInline
     let resultSelector: ResultSelector
 
+    @inlinable
     init(first: Observable<FirstType>, second: Observable<SecondType>, resultSelector: @escaping ResultSelector) {
         self.first = first
         self.second = second
         self.resultSelector = resultSelector
-        super.init()
+        super.init(erasedRun: { producer, observer, cancel in
+            unsafeDowncast(producer, to: WithLatestFrom<FirstType, SecondType, ResultType>.self).runSink(observer, cancel: cancel)
+        })
     }
 
+    /// Makes the sink and subscribes it to the sources, for both run paths: `erasedRun` and `run`.
+    @inlinable @inline(__always)
+    func runSink<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == ResultType {
+        let sink = WithLatestFromSink<FirstType, SecondType, Observer>(resultSelector: resultSelector, observer: observer, cancel: cancel)
+        return (sink: sink, subscription: sink.run(first, second))
+    }
+
+    @inlinable
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == ResultType {
-        let sink = WithLatestFromSink(parent: self, observer: observer, cancel: cancel)
-        let subscription = sink.run()
-        return (sink: sink, subscription: subscription)
+        runSink(observer, cancel: cancel)
     }
 }

@@ -48,12 +48,17 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType, Sendable {
 }
 
 /// One thread's trampoline state (thread-confined: reached only through a pthread key).
+// @exclusivity(unchecked): only the owning thread touches the fields (the pthread key), and
+// the dynamic checks cost more than the rest of a subscription's trampoline visit.
 private final class Trampoline {
-    var isRunning = false
-    var queue: [InvocableType] = []
-    var head = 0
+    @exclusivity(unchecked) var isRunning = false
+    @exclusivity(unchecked) var queue: [InvocableType] = []
+    @exclusivity(unchecked) var head = 0
 
     func drain() {
+        if queue.isEmpty {
+            return
+        }
         while head < queue.count {
             let item = queue[head]
             head += 1
