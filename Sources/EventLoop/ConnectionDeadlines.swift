@@ -48,7 +48,9 @@ final class ConnectionDeadlines {
         guard index >= 0 else { return }
         connection.deadlineIndex = -1
         let last = heap.removeLast()
-        if heap.isEmpty { heap = [] }  // lets the storage go once every connection is gone
+        // Lets a large storage go once every connection is gone; a small one stays, as a loop
+        // whose connections come and go one at a time would free and allocate it per connection.
+        if heap.isEmpty && heap.capacity > 64 { heap = [] }
         guard index < heap.count else { return }
         heap[index] = last
         last.takeUnretainedValue().deadlineIndex = index

@@ -84,11 +84,23 @@ public final class TCPConnection: LoopHandle {
     /// at most 49 days).
     public var lingerTimeout: Duration {
         get { .milliseconds(lingerMilliseconds) }
-        set {
-            let milliseconds = (newValue / .milliseconds(1)).rounded(.up)
-            lingerMilliseconds = milliseconds <= 0 ? 0 : milliseconds >= Double(UInt32.max) ? .max : UInt32(milliseconds)
-        }
+        set { lingerMilliseconds = Self.lingerMilliseconds(of: newValue) }
     }
+    /// `lingerTimeout` in whole milliseconds: set from a value converted once with
+    /// `lingerMilliseconds(of:)` (the `Duration` division costs about 200 instructions a time).
+    public var lingerTimeoutMilliseconds: UInt32 {
+        get { lingerMilliseconds }
+        set { lingerMilliseconds = newValue }
+    }
+
+    /// `delay` as `lingerTimeout` stores it: whole milliseconds rounded up, at most 49 days.
+    public static func lingerMilliseconds(of delay: Duration) -> UInt32 {
+        let milliseconds = (delay / .milliseconds(1)).rounded(.up)
+        return milliseconds <= 0 ? 0 : milliseconds >= Double(UInt32.max) ? .max : UInt32(milliseconds)
+    }
+
+    /// `delay` as `setDeadline(after:)` counts it: whole milliseconds, rounded up.
+    public static func deadlineMilliseconds(of delay: Duration) -> UInt64 { delay.milliseconds }
     /// This connection's place in the loop's deadline heap (-1: none armed); kept by `ConnectionDeadlines`.
     var deadlineIndex: Int {
         get { Int(deadlineSlot) }
@@ -489,7 +501,7 @@ public final class TCPConnection: LoopHandle {
             return
         }
         // Waits for the peer's FIN at most the linger.
-        setDeadline(after: lingerTimeout)
+        setDeadline(afterMilliseconds: UInt64(lingerMilliseconds))
     }
 
     /// A read or write failed: the delegate hears why, then the connection closes.
@@ -503,8 +515,14 @@ public final class TCPConnection: LoopHandle {
     /// Arms the connection's one deadline: `connectionDeadlinePassed` runs after `delay`
     /// (at least 1 ms), replacing any deadline armed before. The linger after FIN uses it too.
     public func setDeadline(after delay: Duration) {
+        setDeadline(afterMilliseconds: delay.milliseconds)
+    }
+
+    /// `setDeadline(after:)` with the delay in milliseconds (converted once, by
+    /// `deadlineMilliseconds(of:)`, rather than per call).
+    public func setDeadline(afterMilliseconds delay: UInt64) {
         guard !isClosing else { return }
-        loop.deadlines.schedule(self, due: loop.nowMilliseconds + max(1, delay.milliseconds))
+        loop.deadlines.schedule(self, due: loop.nowMilliseconds + max(1, delay))
     }
 
     /// Disarms the deadline.

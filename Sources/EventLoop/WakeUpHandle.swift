@@ -10,6 +10,10 @@ final class WakeUpHandle: LoopHandle {
     }
 
     private let queue = Mutex(Queue())
+    /// An empty array with capacity that `drain()` leaves in the queue in place of the jobs it
+    /// takes, so enqueueing reuses storage instead of allocating an array per wake-up.
+    /// Loop thread only (as `drain()`); `nonisolated(unsafe)` for that reason.
+    nonisolated(unsafe) private var spare: [@Sendable () -> Void] = []
 
     init(loop: EventLoop) throws {
         super.init(loop: loop, type: UV_ASYNC)
@@ -33,13 +37,19 @@ final class WakeUpHandle: LoopHandle {
     /// Runs everything queued so far (and what that work queues in turn).
     func drain() {
         while true {
-            let jobs = queue.withLock { queue -> [@Sendable () -> Void] in
-                let jobs = queue.jobs
-                queue.jobs.removeAll()
-                return jobs
+            var jobs = spare
+            spare = []
+            queue.withLock { queue in swap(&queue.jobs, &jobs) }
+            if jobs.isEmpty {
+                spare = jobs
+                return
             }
-            if jobs.isEmpty { return }
             for job in jobs { job() }
+            // Kept for the next drain unless a burst made it large.
+            if jobs.capacity <= 64 {
+                jobs.removeAll(keepingCapacity: true)
+                spare = jobs
+            }
         }
     }
 

@@ -4,7 +4,7 @@ import WebSocket
 /// The HTTP/1.1 side of one TCP connection: decodes pipelined requests, answers them in
 /// order, enforces the head and idle timeouts, and hands the socket to a
 /// `WebSocketConnection` after a successful upgrade.
-final class HTTPConnection {
+final class HTTPConnection: ConnectionTableEntry {
     private enum Phase {
         /// Reading requests (keep-alive).
         case reading
@@ -26,6 +26,8 @@ final class HTTPConnection {
     @exclusivity(unchecked) private var phase = Phase.reading
     @exclusivity(unchecked) private var timerPurpose = TimerPurpose.none
     @exclusivity(unchecked) private var peerFinished = false
+    /// This connection's place in the server's table of HTTP connections (as the vars above).
+    @exclusivity(unchecked) var tableIndex = -1
 
     init(server: HTTPServer, tcp: TCPConnection) {
         self.server = server
@@ -38,7 +40,7 @@ final class HTTPConnection {
 
     func start() {
         tcp.delegate = self
-        tcp.lingerTimeout = .seconds(2)
+        tcp.lingerTimeoutMilliseconds = server.timeouts.httpLinger
         tcp.maxUnsentBytes = server.configuration.maxUnsentBytes
         tcp.highWaterMark = min(tcp.highWaterMark, server.configuration.maxUnsentBytes / 2)
         tcp.lowWaterMark = min(tcp.lowWaterMark, tcp.highWaterMark / 4)
@@ -66,8 +68,8 @@ final class HTTPConnection {
         timerPurpose = purpose
         switch purpose {
         case .none: tcp.clearDeadline()
-        case .head: tcp.setDeadline(after: server.configuration.headTimeout)
-        case .idle, .stalled: tcp.setDeadline(after: server.configuration.idleTimeout)
+        case .head: tcp.setDeadline(afterMilliseconds: server.timeouts.head)
+        case .idle, .stalled: tcp.setDeadline(afterMilliseconds: server.timeouts.idle)
         }
     }
 
@@ -129,7 +131,8 @@ final class HTTPConnection {
     private func upgrade(_ request: HTTPRequestHead, key: String, handler: any WebSocketHandler) {
         phase = .upgraded
         timerPurpose = .none
-        tcp.clearDeadline()
+        // The deadline is left armed: `WebSocketConnection.start` re-arms or clears it next,
+        // before the loop could fire it (one heap removal and insertion less).
         let deflate = WebSocketUpgrade.perMessageDeflate(request, enabled: server.configuration.perMessageDeflate)
         WebSocketHandshake.withSwitchingProtocolsResponse(forKey: key, extensions: deflate?.responseHeaderValue) { tcp.write($0) }
         let leftover = decoder.takeRemainingBytes()

@@ -16,20 +16,30 @@ public final class HTTPServer {
         case upgrade(key: String, makeHandler: () -> any WebSocketHandler)
     }
 
+    /// What one path routes to: a response route (checked first), a WebSocket route, or both.
+    private struct PathRoutes {
+        var response: ((HTTPRequestHead) -> HTTPResponse)?
+        var webSocket: (() -> any WebSocketHandler)?
+    }
+
     /// The settings the server was made with.
     public let configuration: HTTPServerConfiguration
     /// The loop every connection of this server lives on.
     public let loop: EventLoop
     private let logger: Logger
     private let hostPolicy: HostPolicy
+    /// The configuration's timeouts in milliseconds.
+    let timeouts: ConnectionTimeouts
     private var acceptor: TCPAcceptor?
     @exclusivity(unchecked) private var files: StaticFiles?  // as the tables below
     // The tables below go unchecked for exclusivity: loop thread only, never borrowed
     // across a call that could reach them again (five dynamic checks per session less).
-    @exclusivity(unchecked) private var routes: [String: (HTTPRequestHead) -> HTTPResponse] = [:]
-    @exclusivity(unchecked) private var webSocketRoutes: [String: () -> any WebSocketHandler] = [:]
+    /// Both kinds of route by path in one table: a request looks its path up once.
+    @exclusivity(unchecked) private var routes: [String: PathRoutes] = [:]
     @exclusivity(unchecked) private var webSocketFallback: (() -> any WebSocketHandler)?
-    @exclusivity(unchecked) private var connections: [ObjectIdentifier: HTTPConnection] = [:]
+    @exclusivity(unchecked) private var connections = ConnectionTable<HTTPConnection>()
+    // WebSockets stay in a dictionary: an index in each would grow the idle session's object
+    // past its malloc block (HTTPServerLayoutTests), and the HTTP table is the hot one.
     @exclusivity(unchecked) private var webSockets: [ObjectIdentifier: WebSocketConnection] = [:]
     @exclusivity(unchecked) private var shutdownCompletions: [() -> Void] = []
     @exclusivity(unchecked) private var shutdownTimer: TimerHandle?
@@ -50,13 +60,14 @@ public final class HTTPServer {
         self.loop = loop
         self.logger = logger
         hostPolicy = HostPolicy(configuration: configuration)
+        timeouts = ConnectionTimeouts(configuration)
         WebSocketHandshake.prepare()
     }
 
     /// Routes upgrade requests for `path` (e.g. "/ws/login") to a new handler each.
     /// Other `/ws/...` paths answer 404 without upgrading.
     public func addWebSocketRoute(_ path: String, _ makeHandler: @escaping () -> any WebSocketHandler) {
-        webSocketRoutes[path] = makeHandler
+        routes[path, default: PathRoutes()].webSocket = makeHandler
     }
 
     /// Upgrades a WebSocket request on any path no other route takes (test echo servers).
@@ -66,7 +77,7 @@ public final class HTTPServer {
 
     /// Answers GET and HEAD of `path` (exact match, query ignored) with `handler`'s response.
     public func addRoute(_ path: String, _ handler: @escaping (HTTPRequestHead) -> HTTPResponse) {
-        routes[path] = handler
+        routes[path, default: PathRoutes()].response = handler
     }
 
     /// Binds and listens. Throws `HTTPServerError` when the public directory is missing or
@@ -126,11 +137,11 @@ public final class HTTPServer {
         logger.info("draining", metadata: ["http": "\(connections.count)", "websockets": "\(webSockets.count)"])
         acceptor?.close()
         acceptor = nil
-        for connection in connections.values { connection.closeIfIdle() }
+        for connection in connections.entries { connection.closeIfIdle() }
         for webSocket in webSockets.values { webSocket.close(code: 1001, reason: "server shutting down") }
         do {
             shutdownTimer = try loop.scheduleTimer(after: configuration.shutdownTimeout) { [unowned self] in
-                for connection in connections.values { connection.tcp.close() }
+                for connection in connections.entries { connection.tcp.close() }
                 for webSocket in webSockets.values { webSocket.abort() }
             }
         } catch {
@@ -169,18 +180,18 @@ public final class HTTPServer {
             }
         }
         let connection = HTTPConnection(server: self, tcp: tcp)
-        connections[ObjectIdentifier(connection)] = connection
+        connections.insert(connection)
         connection.start()
     }
 
     func connectionClosed(_ connection: HTTPConnection) {
-        connections.removeValueAndShrink(forKey: ObjectIdentifier(connection))
+        connections.remove(connection)
         finishShutdownIfDone()
     }
 
     func upgraded(_ connection: HTTPConnection, request: HTTPRequestHead, handler: any WebSocketHandler, leftover: [UInt8],
                   deflate: PerMessageDeflateParameters? = nil) {
-        connections.removeValueAndShrink(forKey: ObjectIdentifier(connection))
+        connections.remove(connection)
         if deflate != nil && deflateStreams == nil {
             deflateStreams = PerMessageDeflateStreams()
         }
@@ -219,10 +230,11 @@ public final class HTTPServer {
                 ? HTTPResponse(status: 503, contentType: "application/json", body: #"{"status":"draining"}"#)
                 : HTTPResponse(status: 200, contentType: "application/json", body: #"{"status":"ok"}"#))
         }
-        if let handler = routes[request.path] {
+        let pathRoutes = routes[request.path]
+        if let handler = pathRoutes?.response {
             return .response(isGetOrHead ? handler(request) : notAllowed)
         }
-        if let makeHandler = webSocketRoutes[request.path] ?? upgradeFallback(for: request) {
+        if let makeHandler = pathRoutes?.webSocket ?? upgradeFallback(for: request) {
             if isDraining { return .response(.error(503)) }
             switch WebSocketUpgrade.evaluate(request, hostPolicy: hostPolicy) {
             case .accept(let key): return .upgrade(key: key, makeHandler: makeHandler)

@@ -72,8 +72,10 @@ public final class WebSocketConnection {
     /// after the request head.
     func start(request: HTTPRequestHead, leftover: [UInt8]) {
         tcp.delegate = self
-        tcp.lingerTimeout = configuration.closeTimeout
-        if let interval = configuration.pingInterval { tcp.setDeadline(after: interval) }
+        let timeouts = server.timeouts
+        tcp.lingerTimeoutMilliseconds = timeouts.closeLinger
+        // Replaces the HTTP connection's deadline, which the upgrade left armed.
+        if let interval = timeouts.ping { tcp.setDeadline(afterMilliseconds: interval) } else { tcp.clearDeadline() }
         didNotifyOpen = true
         handler?.webSocketDidOpen(self, request: request)
         if !leftover.isEmpty {
@@ -160,7 +162,7 @@ public final class WebSocketConnection {
         state = .closeSent
         writeClose(WebSocketCloseCode(rawValue: code), reason: reason)
         tcp.flush()
-        tcp.setDeadline(after: configuration.closeTimeout)
+        tcp.setDeadline(afterMilliseconds: server.timeouts.close)
     }
 
     /// Drops the TCP connection at once, without a close handshake.
@@ -188,7 +190,7 @@ public final class WebSocketConnection {
             pingSentAt = UInt32(truncatingIfNeeded: tcp.loop.nowMilliseconds)
             writeFrame(.ping, UnsafeRawBufferPointer(start: nil, count: 0))
             tcp.flush()
-            tcp.setDeadline(after: configuration.pongTimeout)
+            tcp.setDeadline(afterMilliseconds: server.timeouts.pong)
         case .closeSent:
             tcp.close()
         case .finished:
