@@ -15,9 +15,11 @@ import Glibc
 /// loops within one connection of each other while peers stay.
 public final class TCPAcceptor: LoopHandle {
     private let descriptor: Int32
-    private var targets: [Target] = []
-    private var nextTarget = 0
-    private var pauseTimer: TimerHandle?
+    // `@exclusivity(unchecked)`: the acceptor's loop thread only, and no access spans a call
+    // that reaches them again (a dynamic check per accepted peer less).
+    @exclusivity(unchecked) private var targets: [Target] = []
+    @exclusivity(unchecked) private var nextTarget = 0
+    @exclusivity(unchecked) private var pauseTimer: TimerHandle?
     /// Told when accepting stops for good: the restart after a pause failed (the socket
     /// then accepts nothing more). On the acceptor's loop.
     public var onError: ((any Error) -> Void)?

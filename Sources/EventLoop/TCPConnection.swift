@@ -36,8 +36,7 @@ public final class TCPConnection: LoopHandle {
     /// This connection's place in the loop's deadline heap (-1: none armed).
     @exclusivity(unchecked) private var deadlineSlot: Int32 = -1
 
-    /// The object told about reads, EOF and close; released after `connectionDidClose`.
-    @exclusivity(unchecked) public var delegate: (any TCPConnectionDelegate)?
+    @exclusivity(unchecked) private var storedDelegate: (any TCPConnectionDelegate)?
     /// The filter and the bytes written for it, when there is one.
     @exclusivity(unchecked) private var staging: FilterStaging?
     /// The loop time (ms) of this connection's deadline; kept by `ConnectionDeadlines`.
@@ -46,6 +45,14 @@ public final class TCPConnection: LoopHandle {
     /// callback after the delegate's (a shared counter, not a closure per connection).
     @exclusivity(unchecked) var openCount: OpenConnectionCount?
     @exclusivity(unchecked) private var output = WriteQueue()
+
+    /// The object told about reads, EOF and close; released after `connectionDidClose`.
+    public var delegate: (any TCPConnectionDelegate)? {
+        get { storedDelegate }
+        // Not inlined: a store inlined into another module came with a dynamic exclusivity
+        // check (about 76 instructions; twice per WebSocket session) that this module omits.
+        @inline(never) set { storedDelegate = newValue }
+    }
 
     /// Decodes what arrives and encodes what is written (TLS); set before `startReading()`.
     public var filter: (any TCPStreamFilter)? {
@@ -554,7 +561,7 @@ public final class TCPConnection: LoopHandle {
             loop.heapTrimmer.connectionClosed()
         }
         let delegate = self.delegate
-        self.delegate = nil
+        storedDelegate = nil
         delegate?.connectionDidClose(self)
         openCount?.value.subtract(1, ordering: .relaxed)
         openCount = nil
