@@ -115,10 +115,22 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
             observers.insert(subscription)
             return .subscribed
         }
-        switch late {
-        case .subscribed:
+        if case .subscribed = late {
             Resources.add(1)
             return subscription
+        }
+        sendEnding(late, to: handler)
+        return nil
+    }
+
+    /// Sends a late subscriber its ending; kept out of line so that the subscribing path
+    /// does not look up `Event<Element>` metadata for a temporary it does not build.
+    @inline(never)
+    @usableFromInline
+    func sendEnding(_ late: SubjectLateSubscriber, to handler: (Event<Element>) -> Void) {
+        switch late {
+        case .subscribed:
+            break
         case .disposed:
             handler(.error(RxError.disposed(object: self)))
         case .completed:
@@ -126,7 +138,6 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
         case .failed(let error):
             handler(.error(error))
         }
-        return nil
     }
 
     @usableFromInline
