@@ -70,6 +70,38 @@ final class SubjectTests: RxTestCase {
         }
     }
 
+    func testStoppedPublishSubjectEndsLateErasedSubscribersAtOnce() {
+        // `combineLatest` subscribes through the erased path, which gets no subscription back
+        // from a stopped subject: the ending arrives at the subscription time, and the other
+        // source is let go then.
+        for ending in [Event<Int>.completed, .error(testError)] {
+            let scheduler = TestScheduler(initialClock: 0)
+            let subject = PublishSubject<Int>()
+            subject.on(ending)
+            let other = scheduler.createHotObservable([.next(210, 1), .completed(300)])
+            let res = scheduler.start { Observable.combineLatest(subject, other) { $0 + $1 } }
+            if case .completed = ending {
+                // As RxSwift: with one source ended empty, the other's next element ends it.
+                XCTAssertEqual(res.events, [.completed(210)])
+                XCTAssertEqual(other.subscriptions, [Subscription(200, 210)])
+            } else {
+                XCTAssertEqual(res.events, [.error(200, testError)])
+                XCTAssertEqual(other.subscriptions, [Subscription(200, 200)])
+            }
+            XCTAssertFalse(subject.hasObservers)
+        }
+        let disposed = PublishSubject<Int>()
+        disposed.dispose()
+        let scheduler = TestScheduler(initialClock: 0)
+        let res = scheduler.start { Observable.combineLatest(disposed, Observable<Int>.never()) { $0 + $1 } }
+        XCTAssertEqual(res.events.count, 1)
+        if case .error(let error)? = res.events.first?.value, case RxError.disposed = error {
+            XCTAssertEqual(res.events.first?.time, 200)
+        } else {
+            XCTFail("expected RxError.disposed at 200, got \(res.events)")
+        }
+    }
+
     func testPublishSubjectCountsObserversInResources() {
         let before = Resources.total
         let subject = PublishSubject<Int>()

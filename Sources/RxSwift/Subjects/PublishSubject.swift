@@ -106,20 +106,38 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
     @inlinable
     func subscribeHandler(_ handler: @escaping (Event<Element>) -> Void) -> (AnyObject & Disposable)? {
         let subscription = OwnedSubjectSubscription(handler: handler, owner: self)
-        // nil: subscribed; otherwise the event the late subscriber gets at once.
-        let immediate: Event<Element>? = lock.performLocked {
+        // A non-generic verdict: an `Event<Element>?` here would cost unspecialised code two
+        // metadata look-ups (`Event<Element>` and its Optional) on every subscription.
+        let late: SubjectLateSubscriber = lock.performLocked {
             // As RxSwift: a disposed subject forgets how it ended.
-            if disposed { return .error(RxError.disposed(object: self)) }
-            if stopped { return terminalEvent }
+            if disposed { return .disposed }
+            if stopped { return terminalVerdict }
             observers.insert(subscription)
-            return nil
+            return .subscribed
         }
-        if let immediate {
-            handler(immediate)
-            return nil
+        if case .subscribed = late {
+            Resources.add(1)
+            return subscription
         }
-        Resources.add(1)
-        return subscription
+        sendEnding(late, to: handler)
+        return nil
+    }
+
+    /// Sends a late subscriber its ending; kept out of line so that the subscribing path
+    /// does not look up `Event<Element>` metadata for a temporary it does not build.
+    @inline(never)
+    @usableFromInline
+    func sendEnding(_ late: SubjectLateSubscriber, to handler: (Event<Element>) -> Void) {
+        switch late {
+        case .subscribed:
+            break
+        case .disposed:
+            handler(.error(RxError.disposed(object: self)))
+        case .completed:
+            handler(.completed)
+        case .failed(let error):
+            handler(.error(error))
+        }
     }
 
     @usableFromInline
@@ -130,11 +148,11 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
         }
     }
 
-    /// The event a subscriber gets once the subject stopped (called holding `lock`).
+    /// How a subscriber that comes once the subject stopped ends (called holding `lock`).
     @usableFromInline
-    var terminalEvent: Event<Element> {
+    var terminalVerdict: SubjectLateSubscriber {
         if let box = observers.first {
-            return .error(unsafeDowncast(box, to: SubjectTerminalError.self).error)
+            return .failed(unsafeDowncast(box, to: SubjectTerminalError.self).error)
         }
         return .completed
     }
@@ -162,6 +180,15 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
             return wasLive ? taken : SubjectObserverList()
         }
     }
+}
+
+/// What `PublishSubject.subscribeHandler` decided under the lock.
+@usableFromInline
+enum SubjectLateSubscriber {
+    case subscribed
+    case disposed
+    case completed
+    case failed(Swift.Error)
 }
 
 /// The error a stopped `PublishSubject` keeps in its empty observer list.
