@@ -84,7 +84,7 @@ let package = Package(
         // Instance and malloc block sizes, for the tests that pin the sizes comments claim.
         .target(name: "ObjectSizeTestSupport", path: "Tests/ObjectSizeTestSupport"),
         .testTarget(name: "RxTests", dependencies: ["RxSwift", "RxRelay", "RxTest", "RxBlocking", "ObjectSizeTestSupport"]),
-        .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "RxSwift", "NetworkTestSupport", "ObjectSizeTestSupport"]),
+        .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "CLibUV", "RxSwift", "NetworkTestSupport", "ObjectSizeTestSupport"]),
         .testTarget(name: "WebSocketTests", dependencies: ["WebSocket"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "EventLoop", "NetworkTestSupport", "TLS", "COpenSSL", "ObjectSizeTestSupport"]),
         .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "RxSwift", "RxTest"]),
