@@ -2,6 +2,7 @@
 #define RXLIVE_COPENSSL_SHIM_H
 #include <openssl/sha.h>
 #include <openssl/evp.h>
+#include <openssl/kdf.h>
 #include <openssl/ssl.h>
 #include <openssl/err.h>
 #include <openssl/bio.h>

@@ -42,8 +42,9 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Size of the loop's shared read buffer.
     public static let readBufferSize = 64 * 1024
-    /// Size of the loop's filter buffer (a TLS record holds at most 16 KiB of plaintext).
-    static let filterBufferSize = 16 * 1024
+    /// Size of the loop's filter buffer: a TLS 1.3 record's body less its tag (16 KiB of
+    /// plaintext, its content type and up to 239 bytes of padding) opens into it whole.
+    static let filterBufferSize = 16 * 1024 + 256
 
     /// Creates and initializes the loop on the calling thread.
     public init() throws {

@@ -45,9 +45,12 @@ public final class TLSContext: @unchecked Sendable {
             // about 1,000 instructions per message (a malloc and a free of each) for two
             // buffers of about 17 KB less per idle session.
             _ = rxlive_SSL_CTX_set_mode(context, rxlive_SSL_MODE_RELEASE_BUFFERS())
-            // Read as much as our BIO holds in one call, not a record's header and then its
-            // body (about 350 instructions per message).
-            _ = rxlive_SSL_CTX_set_read_ahead(context, 1)
+            // No read-ahead while a session handshakes, so that the records after the
+            // client's Finished stay ours; a session that keeps OpenSSL's record layer (TLS
+            // 1.2) turns it on then (`TLSSession+Handoff.swift`).
+            _ = rxlive_SSL_CTX_set_read_ahead(context, 0)
+            // How a TLS 1.3 session learns its traffic secrets to run its records itself.
+            SSL_CTX_set_keylog_callback(context, sessionKeyLog)
             SSL_CTX_set_alpn_select_cb(context, selectHTTP11, nil)
             guard SSL_CTX_use_certificate_chain_file(context, certificatePath) == 1 else {
                 throw TLSError.openSSL("cannot use the TLS certificate \(certificatePath)")

@@ -32,16 +32,24 @@ extension TLSSession {
 
     /// Appends a record OpenSSL wrote; false when memory runs out.
     func bioWrite(_ bytes: UnsafeRawPointer, count: Int) -> Bool {
+        guard let room = reserveOutgoing(count) else { return false }
+        room.copyMemory(from: bytes, byteCount: count)
+        return true
+    }
+
+    /// Room for `count` more bytes at the end of `outgoing`, counted as written; nil when
+    /// memory runs out.
+    func reserveOutgoing(_ count: Int) -> UnsafeMutableRawPointer? {
         let needed = outgoingCount + count
         if needed > outgoingCapacity {
             let capacity = max(needed, 2 * outgoingCapacity, 512)
-            guard let grown = realloc(outgoing, capacity) else { return false }
+            guard let grown = realloc(outgoing, capacity) else { return nil }
             outgoing = grown
             outgoingCapacity = capacity
         }
-        (outgoing.unsafelyUnwrapped + outgoingCount).copyMemory(from: bytes, byteCount: count)
+        let room = outgoing.unsafelyUnwrapped + outgoingCount
         outgoingCount = needed
-        return true
+        return room
     }
 
     /// Frees the outgoing buffer once everything in it was taken: an idle session holds none.

@@ -9,9 +9,11 @@ import EventLoop
 /// through one BIO of our own (`TLSSession+BIO.swift`), so OpenSSL never touches the socket
 /// and never blocks the loop, and an idle session holds no buffer of ours. The server side
 /// plugs into a `TCPConnection` as its filter; the client side (benchmarks) is driven the same
-/// way after `startHandshake()`. Loop thread only.
+/// way after `startHandshake()`. Once a server's TLS 1.3 handshake is over, the session takes
+/// the traffic keys, frees OpenSSL's `SSL` and runs the records itself (`TLS13RecordLayer`,
+/// `TLSSession+Handoff.swift`). Loop thread only.
 public final class TLSSession: TCPStreamFilter {
-    private enum State {
+    enum State {
         /// Before the handshake completed; written bytes wait in `early`.
         case handshaking
         /// Records flow both ways.
@@ -22,11 +24,21 @@ public final class TLSSession: TCPStreamFilter {
         case failed
     }
 
-    private let ssl: OpaquePointer
-    private var state = State.handshaking
+    /// OpenSSL's session: nil once `records` took over.
+    var ssl: OpaquePointer?
+    /// The records after a server's TLS 1.3 handshake (nil until then, and for TLS 1.2 and clients).
+    var records: TLS13RecordLayer?
+    var state = State.handshaking
+    let isServer: Bool
+    /// The application traffic secrets OpenSSL's key log gave during the handshake (server
+    /// side), until `records` takes them.
+    var clientTrafficSecret: [UInt8] = []
+    var serverTrafficSecret: [UInt8] = []
+    /// Plaintext of a record larger than the scratch it was read with, not yet delivered.
+    var held: [UInt8] = []
     private var early: [UInt8] = []
     /// Ciphertext a declined delivery left unread, read before the next bytes (rarely non-empty).
-    private var leftover: [UInt8] = []
+    var leftover: [UInt8] = []
     // The BIO's side, touched by its callbacks while OpenSSL runs inside `receive`, `send` and
     // `finishOutput`. `@exclusivity(unchecked)`: loop thread only, and no access spans a call.
     /// The ciphertext being read: valid during `receive` only.
@@ -51,19 +63,21 @@ public final class TLSSession: TCPStreamFilter {
             throw TLSError.openSSL("cannot create a TLS session's BIO")
         }
         self.ssl = ssl
+        self.isServer = isServer
         BIO_set_data(bio, Unmanaged.passUnretained(self).toOpaque())
         SSL_set_bio(ssl, bio, bio) // one BIO both ways: the SSL owns its one reference
         if isServer { SSL_set_accept_state(ssl) } else { SSL_set_connect_state(ssl) }
     }
 
     deinit {
-        SSL_free(ssl)
+        if let ssl { SSL_free(ssl) }
         free(outgoing)
+        forgetTrafficSecrets()
     }
 
     /// Client side: produces the ClientHello (read it with `readOutput`).
     public func startHandshake() throws {
-        guard state == .handshaking else { return }
+        guard state == .handshaking, let ssl else { return }
         let result = SSL_do_handshake(ssl)
         if result == 1 {
             state = .established
@@ -80,6 +94,14 @@ public final class TLSSession: TCPStreamFilter {
         // SSL_get_error reads this thread's error queue: it must start empty. Peeking is
         // cheaper than clearing, and the queue is empty almost always.
         if ERR_peek_error() != 0 { ERR_clear_error() }
+        var bytes = bytes
+        if !held.isEmpty {
+            // The rest of a record that did not fit the scratch comes first; what arrived is
+            // kept before the scratch is written.
+            leftover.append(contentsOf: bytes)
+            bytes = UnsafeRawBufferPointer(start: nil, count: 0)
+            guard deliverHeld(scratch: scratch, deliver: deliver) else { return }
+        }
         if leftover.isEmpty && !Self.overlap(bytes, scratch) {
             return try decode(bytes, scratch: scratch, deliver: deliver)
         }
@@ -94,17 +116,27 @@ public final class TLSSession: TCPStreamFilter {
     /// Runs the handshake and reads records from `bytes`, delivering their plaintext.
     private func decode(_ bytes: UnsafeRawBufferPointer, scratch: UnsafeMutableRawBufferPointer,
                         deliver: (UnsafeRawBufferPointer) -> Bool) throws {
+        if records != nil { return try openRecords(bytes, scratch: scratch, deliver: deliver) }
+        guard let ssl else { return }
         input = bytes
         inputRead = 0
         defer { input = UnsafeRawBufferPointer(start: nil, count: 0) }
         if state == .handshaking {
+            let mark = outgoingCount
             let result = SSL_do_handshake(ssl)
             guard result == 1 else { return try wait(after: result, "TLS handshake failed") }
             state = .established
+            if isServer { handOver(recordsWrittenFrom: mark) }
             if !early.isEmpty {
                 let pending = early
                 early = []
                 try pending.withUnsafeBytes { try send($0) }
+            }
+            if records != nil {
+                // What followed the client's Finished is the first of its records.
+                let rest = UnsafeRawBufferPointer(rebasing: bytes[inputRead...])
+                input = UnsafeRawBufferPointer(start: nil, count: 0)
+                return try openRecords(rest, scratch: scratch, deliver: deliver)
             }
         }
         guard let base = scratch.baseAddress else { return }
@@ -132,6 +164,11 @@ public final class TLSSession: TCPStreamFilter {
         case .handshaking:
             early.append(contentsOf: bytes)
         case .established:
+            if let records {
+                guard records.seal(bytes, reserve: reserveOutgoing) else { throw fail("TLS write failed") }
+                return
+            }
+            guard let ssl else { return }
             // Our BIO takes everything, so one call writes it all (or fails; `fail` then
             // reads and clears the error queue).
             let written = SSL_write(ssl, base, Int32(clamping: bytes.count))
@@ -143,8 +180,12 @@ public final class TLSSession: TCPStreamFilter {
 
     public func finishOutput() {
         if state == .established {
-            _ = SSL_shutdown(ssl) // queues close_notify; we do not wait for the peer's
-            ERR_clear_error()
+            if let records {
+                _ = records.sendAlert(TLS13RecordLayer.Alert.closeNotify, reserve: reserveOutgoing)
+            } else if let ssl {
+                _ = SSL_shutdown(ssl) // queues close_notify; we do not wait for the peer's
+                ERR_clear_error()
+            }
         }
         if state != .failed { state = .outputFinished }
     }
@@ -165,7 +206,7 @@ public final class TLSSession: TCPStreamFilter {
     /// After a call that did not complete: fine if OpenSSL only needs more input (or the peer
     /// sent close_notify); otherwise the session has failed.
     private func wait(after result: Int32, _ what: String) throws {
-        switch SSL_get_error(ssl, result) {
+        switch SSL_get_error(ssl.unsafelyUnwrapped, result) {
         case SSL_ERROR_WANT_READ, SSL_ERROR_WANT_WRITE, SSL_ERROR_ZERO_RETURN:
             return
         default:
@@ -173,7 +214,7 @@ public final class TLSSession: TCPStreamFilter {
         }
     }
 
-    private func fail(_ what: String) -> TLSError {
+    func fail(_ what: String) -> TLSError {
         state = .failed
         early = []
         let error = TLSError.openSSL(what) // also clears this thread's error queue for the next session

@@ -16,8 +16,10 @@ final class BlockingTLSClient: TestByteStream {
     var pending: [UInt8] = []
 
     /// Connects and completes the handshake; throws when it fails.
+    /// `suites` limits TLS 1.3's cipher suites (OpenSSL's names, colon-separated); `resuming`
+    /// offers a session of an earlier connection (`session`).
     init(port: Int, trusting authority: String, versions: ClosedRange<Int32> = TLS1_2_VERSION...TLS1_3_VERSION,
-         alpn: [String] = ["http/1.1"]) throws {
+         alpn: [String] = ["http/1.1"], suites: String? = nil, resuming: OpaquePointer? = nil) throws {
         socket = try BlockingClient(port: port)
         ERR_clear_error()
         guard let context = SSL_CTX_new(TLS_client_method()) else { throw Failure(description: "SSL_CTX_new") }
@@ -30,6 +32,7 @@ final class BlockingTLSClient: TestByteStream {
         _ = rxlive_SSL_CTX_set_max_proto_version(context, versions.upperBound)
         // Old versions need the lowest security level to be offered at all.
         if versions.lowerBound < TLS1_2_VERSION { _ = SSL_CTX_set_cipher_list(context, "DEFAULT:@SECLEVEL=0") }
+        if let suites { _ = SSL_CTX_set_ciphersuites(context, suites) }
         var wire: [UInt8] = []
         for name in alpn { wire += [UInt8(name.utf8.count)] + Array(name.utf8) }
         if !wire.isEmpty { _ = SSL_CTX_set_alpn_protos(context, wire, UInt32(wire.count)) }
@@ -41,6 +44,7 @@ final class BlockingTLSClient: TestByteStream {
         self.ssl = ssl
         _ = SSL_set1_host(ssl, "localhost")
         _ = SSL_set_fd(ssl, socket.fd)
+        if let resuming { _ = SSL_set_session(ssl, resuming) }
         let result = SSL_connect(ssl)
         guard result == 1 else { throw Failure(description: "handshake failed: \(Self.errors())") }
     }
@@ -60,6 +64,19 @@ final class BlockingTLSClient: TestByteStream {
 
     /// "TLSv1.3", "TLSv1.2", ...
     var protocolVersion: String { String(cString: SSL_get_version(ssl)) }
+
+    /// The TLS 1.3 cipher suite ("TLS_AES_128_GCM_SHA256", ...).
+    var cipherSuite: String { String(cString: SSL_CIPHER_get_name(SSL_get_current_cipher(ssl))) }
+
+    /// A session to resume with (the caller frees it with SSL_SESSION_free); nil before the
+    /// server's tickets were read.
+    var session: OpaquePointer? { SSL_get1_session(ssl) }
+
+    /// Whether the handshake resumed an earlier session.
+    var resumed: Bool { SSL_session_reused(ssl) == 1 }
+
+    /// Asks for a TLS 1.3 KeyUpdate that the server must answer; sent before the next write.
+    func updateKeys() -> Bool { SSL_key_update(ssl, SSL_KEY_UPDATE_REQUESTED) == 1 }
 
     /// The ALPN protocol the server chose, if any.
     var negotiatedProtocol: String? {

@@ -78,6 +78,32 @@ final class TLSIntegrationTests: XCTestCase {
         XCTAssertTrue(webSocket.receiveAll().eof)
     }
 
+    func testEveryTLS13SuiteWithKeyUpdatesAndResumptionOnTheServersOwnRecords() throws {
+        let harness = try start()
+        for suite in ["TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384", "TLS_CHACHA20_POLY1305_SHA256"] {
+            let first = try BlockingTLSClient(port: harness.port, trusting: certificates.authority,
+                                              versions: TLS1_3_VERSION...TLS1_3_VERSION, suites: suite)
+            XCTAssertEqual(first.cipherSuite, suite)
+            first.send(WSTestFrames.upgradeRequest())
+            XCTAssertEqual(first.readResponse()?.status, 101)
+            try assertEchoes(first, "before")
+            // Each update asks for the server's: both directions change keys three times.
+            for round in 0..<3 {
+                XCTAssertTrue(first.updateKeys())
+                try assertEchoes(first, "after \(round)")
+            }
+            try assertEchoes(first, String(repeating: "y", count: 40_000))
+            // The server's tickets came before its first record of data: a later connection
+            // resumes with one.
+            let session = try XCTUnwrap(first.session)
+            defer { SSL_SESSION_free(session) }
+            let second = try BlockingTLSClient(port: harness.port, trusting: certificates.authority,
+                                               versions: TLS1_3_VERSION...TLS1_3_VERSION, suites: suite, resuming: session)
+            XCTAssertTrue(second.resumed, suite)
+            XCTAssertEqual(second.request("/healthz")?.text, #"{"status":"ok"}"#, suite)
+        }
+    }
+
     func testTLS12IsAcceptedAndOlderVersionsAreRefused() throws {
         let harness = try start()
         let tls12 = try connect(harness, versions: TLS1_2_VERSION...TLS1_2_VERSION)

@@ -1,5 +1,6 @@
+import COpenSSL
 import Foundation
-import TLS
+@testable import TLS
 import XCTest
 
 /// A client and a server `TLSSession` driven in memory: how the server reads ciphertext in
@@ -119,6 +120,67 @@ final class TLSSessionTests: XCTestCase {
         }
         XCTAssertEqual(failures, 1, "the first receive throws, the failed session then ignores input")
         XCTAssertEqual(delivered, 0)
-        XCTAssertFalse(output(of: server).isEmpty, "the alert is left to send")
+        let alert = output(of: server)
+        XCTAssertFalse(alert.isEmpty, "the alert is left to send")
+        XCTAssertThrowsError(try alert.withUnsafeBytes { bytes in
+            try scratch.withUnsafeMutableBytes { try client.receive(bytes, scratch: $0) { _ in true } }
+        }) { XCTAssertTrue("\($0)".contains("bad record mac"), "\($0)") }
+    }
+
+    func testAServerTLS13SessionRunsItsOwnRecordsOnceTheHandshakeIsOver() throws {
+        XCTAssertNil(server.ssl, "OpenSSL's session was freed")
+        XCTAssertNotNil(server.records)
+        XCTAssertNotNil(client.ssl, "a client keeps OpenSSL's")
+    }
+
+    /// What `receiver` delivers of `bytes`, given whole or a byte at a time.
+    private func deliver(_ bytes: [UInt8], to receiver: TLSSession, byteByByte: Bool = false) throws -> String {
+        var delivered: [UInt8] = []
+        var scratch = [UInt8](repeating: 0, count: 17 * 1024)
+        let pieces = byteByByte ? bytes.map { [$0] } : [bytes]
+        for piece in pieces {
+            try scratch.withUnsafeMutableBytes { scratch in
+                try piece.withUnsafeBytes { try receiver.receive($0, scratch: scratch) { delivered += $0; return true } }
+            }
+        }
+        return String(decoding: delivered, as: UTF8.self)
+    }
+
+    private func send(_ text: String, from sender: TLSSession) throws {
+        try Array(text.utf8).withUnsafeBytes { try sender.send($0) }
+    }
+
+    func testKeyUpdatesEitherWayBetweenOurRecordsAndOpenSSLs() throws {
+        for round in 0..<3 {
+            try server.updateKeys()
+            try send("s\(round)", from: server)
+            XCTAssertEqual(try deliver(output(of: server), to: client), "s\(round)")
+            // OpenSSL answers the server's request before its next record; cut into single bytes.
+            try send("c\(round)", from: client)
+            XCTAssertEqual(try deliver(output(of: client), to: server, byteByByte: true), "c\(round)")
+            try client.updateKeys()
+            try send("k\(round)", from: client)
+            XCTAssertEqual(try deliver(output(of: client), to: server), "k\(round)")
+            try send("r\(round)", from: server) // after the server's answering KeyUpdate
+            XCTAssertEqual(try deliver(output(of: server), to: client), "r\(round)")
+        }
+    }
+
+    func testCloseNotifyEitherWay() throws {
+        server.finishOutput()
+        XCTAssertEqual(try deliver(output(of: server), to: client), "")
+        XCTAssertNotEqual(SSL_get_shutdown(client.ssl) & SSL_RECEIVED_SHUTDOWN, 0, "OpenSSL read the server's close_notify")
+        try send("last", from: client)
+        let last = output(of: client)
+        client.finishOutput()
+        XCTAssertEqual(try deliver(last + output(of: client), to: server), "last", "data before close_notify is read")
+        XCTAssertTrue(server.records?.peerClosed == true)
+    }
+
+    func testOpenSSLReadsTheAlertOfARecordTheServerRefused() throws {
+        XCTAssertThrowsError(try deliver([22, 3, 3, 0, 1, 0], to: server))
+        XCTAssertThrowsError(try deliver(output(of: server), to: client)) {
+            XCTAssertTrue("\($0)".contains("unexpected message"), "\($0)")
+        }
     }
 }
