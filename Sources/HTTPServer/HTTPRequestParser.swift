@@ -70,10 +70,19 @@ public enum HTTPRequestParser {
         case .failure(let error): return .failure(error)
         }
         let rawTarget = String(decoding: targetBytes, as: UTF8.self)
-        // asterisk-form (RFC 9112 §3.2.4) exists only for OPTIONS.
-        let isAsterisk = rawTarget == "*" && methodBytes.elementsEqual("OPTIONS".utf8)
-        guard let (target, authority) = isAsterisk ? (rawTarget, nil) : originTarget(rawTarget) else {
-            return .failure(.badRequest("target is not origin-, absolute- or asterisk-form"))
+        let target: String
+        let authority: String?
+        if targetBytes.first == UInt8(ascii: "/") {
+            // origin-form, the usual: the target as sent (what `originTarget` makes of it, with
+            // no work on strings).
+            (target, authority) = (rawTarget, nil)
+        } else {
+            // asterisk-form (RFC 9112 §3.2.4) exists only for OPTIONS.
+            let isAsterisk = rawTarget == "*" && methodBytes.elementsEqual("OPTIONS".utf8)
+            guard let parsed = isAsterisk ? (rawTarget, nil) : originTarget(rawTarget) else {
+                return .failure(.badRequest("target is not origin-, absolute- or asterisk-form"))
+            }
+            (target, authority) = parsed
         }
         if let authority, authority.contains("@") || !HostPolicy.isWellFormed(hostHeader: authority) {
             return .failure(.badRequest("bad authority in the target"))
@@ -106,7 +115,7 @@ public enum HTTPRequestParser {
                             String(decoding: UnsafeBufferPointer(rebasing: head[valueStart..<valueEnd]), as: UTF8.self)))
         }
 
-        var request = HTTPRequestHead(method: String(decoding: UnsafeBufferPointer(rebasing: methodBytes), as: UTF8.self),
+        let request = HTTPRequestHead(method: String(decoding: UnsafeBufferPointer(rebasing: methodBytes), as: UTF8.self),
                                       target: target, authority: authority, version: version, headers: headers,
                                       fieldIndex: fieldIndex)
         // RFC 9112 §3.2: more than one Host is 400 in every version, none in 1.1 too.
@@ -117,11 +126,18 @@ public enum HTTPRequestParser {
         if let host = hosts.first, !host.isEmpty, !HostPolicy.isWellFormed(hostHeader: host) {
             return .failure(.badRequest("bad Host"))
         }
+        // The head is handed on as made when it has no body (the usual request): setting the
+        // body of a `var` head copied it whole, twice.
         switch bodyFraming(request) {
-        case .success(let body): request.body = body
-        case .failure(let error): return .failure(error)
+        case .success(.none):
+            return .success(request)
+        case .success(let body):
+            var framed = request
+            framed.body = body
+            return .success(framed)
+        case .failure(let error):
+            return .failure(error)
         }
-        return .success(request)
     }
 
     private static func parseVersion(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Result<(major: Int, minor: Int), HTTPParseError> {
