@@ -49,8 +49,10 @@ enum CommonHeaderName: UInt8, CaseIterable {
     }
 
     /// The name in lower case: the bytes a field's name is compared with.
+    @inline(__always)
     var lowercased: StaticString { spellings.lowercased }
     /// The name as browsers spell it.
+    @inline(__always)
     var canonical: StaticString { spellings.canonical }
     /// `lowercased` as a `String` literal.
     var lowercasedString: String { spellings.lowercasedString }

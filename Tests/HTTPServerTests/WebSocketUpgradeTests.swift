@@ -73,6 +73,15 @@ final class WebSocketUpgradeTests: XCTestCase {
         XCTAssertTrue(configured.accepts(host: "[::1]"))
         XCTAssertFalse(configured.accepts(host: "localhost:8080"))
         XCTAssertTrue(HostPolicy(names: ["*"], scheme: "http", extraOrigins: []).accepts(host: "anything.example"))
+        XCTAssertFalse(HostPolicy(names: ["*"], scheme: "http", extraOrigins: []).accepts(host: "anything.example:0"))
+        // A name that is not ASCII, and a Host that is not: compared as strings.
+        let unicode = HostPolicy(names: ["MÜNCHEN.de", "localhost"], scheme: "http", extraOrigins: [])
+        XCTAssertTrue(unicode.accepts(host: "münchen.DE:80"))
+        XCTAssertTrue(unicode.accepts(host: "LOCALHOST"))
+        XCTAssertTrue(policy().accepts(host: "LOCALHOST"))
+        XCTAssertFalse(policy().accepts(host: "LOCALHÖST"))
+        XCTAssertFalse(policy().accepts(host: "localhost1"))
+        XCTAssertFalse(policy().accepts(host: "localhos"))
     }
 
     private func checkDefaultNames(_ policy: HostPolicy, line: UInt = #line) {
