@@ -38,6 +38,7 @@ struct HeaderFieldIndex: Sendable {
 
     /// How many fields have `name` (an indexed one): 0, 1, or 2 for two or more; and the
     /// position of the first. Only meaningful while `isComplete`.
+    @inline(__always)
     func fields(_ name: CommonHeaderName) -> (count: Int, first: Int) {
         let slot = Int(name.rawValue)
         let first = Int(firstPlusOne[slot])
