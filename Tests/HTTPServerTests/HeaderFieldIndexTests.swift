@@ -92,6 +92,23 @@ final class HeaderFieldIndexTests: XCTestCase {
         }
     }
 
+    /// A slot holds positions up to 65,534: a common name further on leaves every look-up to
+    /// a scan, which answers the same.
+    func testHeadsWithMoreFieldsThanASlotHoldsAreScanned() {
+        for late in [65_534, 65_535] {
+            var fields = (0...late).map { (name: "X-Field-\($0)", value: "v\($0)") }
+            fields[3] = (name: "Origin", value: "early")
+            fields[late] = (name: "origin", value: "late")
+            fields[late - 1] = (name: "Sec-WebSocket-Key", value: "key")
+            let head = HTTPRequestHead(method: "GET", target: "/", headers: fields)
+            XCTAssertEqual(head.values(of: .origin), ["early", "late"])
+            XCTAssertEqual(head.field(.origin).count, 2)
+            XCTAssertEqual(head.field(.secWebSocketKey).first, "key")
+            XCTAssertEqual(head.field(.host).count, 0)
+            XCTAssertEqual(head.headers(named: "ORIGIN"), ["early", "late"])
+        }
+    }
+
     private func check(_ head: HTTPRequestHead, against fields: [(name: String, value: String)], line: UInt = #line) {
         for name in CommonHeaderName.allCases where name.rawValue < CommonHeaderName.indexedCount {
             let matching = fields.filter { $0.name.lowercased() == name.lowercasedString }.map(\.value)
