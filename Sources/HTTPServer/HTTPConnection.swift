@@ -116,13 +116,12 @@ final class HTTPConnection: ConnectionTableEntry {
     }
 
     private func handle(_ request: HTTPRequestHead) {
-        // A body this server cannot frame (chunked) ends the connection after the answer.
-        let canContinue = !decoder.isStopped
-        let keepAlive = request.keepAlive && canContinue && !server.isDraining
-        let headOnly = request.method == "HEAD"
         switch server.route(request) {
         case .response(let response):
-            send(response, headOnly: headOnly, keepAlive: keepAlive)
+            // A body this server cannot frame (chunked) ends the connection after the answer.
+            // Read only for a response: an upgrade has no use for its Connection tokens.
+            let keepAlive = request.keepAlive && !decoder.isStopped && !server.isDraining
+            send(response, headOnly: request.method == "HEAD", keepAlive: keepAlive)
         case .upgrade(let key, let makeHandler):
             upgrade(request, key: key, handler: makeHandler())
         }

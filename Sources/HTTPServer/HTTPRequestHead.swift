@@ -23,18 +23,34 @@ public struct HTTPRequestHead: Sendable, Equatable {
     /// HTTP major and minor version (1.0 or 1.1).
     public var version: (major: Int, minor: Int)
     /// Header fields in order, names as sent, values without surrounding whitespace.
-    public var headers: [(name: String, value: String)]
+    public var headers: [(name: String, value: String)] {
+        didSet { fieldIndex = HeaderFieldIndex(headers) }
+    }
+    /// Where the commonly looked-up fields are (kept by the parser as it reads the names).
+    private var fieldIndex: HeaderFieldIndex
     /// The body framing announced by the head.
     public var body: Body
 
     /// A head from its parts; `path` and `query` are split from `target`.
     public init(method: String, target: String, authority: String? = nil, version: (major: Int, minor: Int) = (1, 1),
                 headers: [(name: String, value: String)] = [], body: Body = .none) {
+        self.init(method: method, target: target, authority: authority, version: version, headers: headers,
+                  fieldIndex: HeaderFieldIndex(headers), body: body)
+    }
+
+    /// A head whose fields' `fieldIndex` is already known (the parser's).
+    init(method: String, target: String, authority: String?, version: (major: Int, minor: Int),
+         headers: [(name: String, value: String)], fieldIndex: HeaderFieldIndex, body: Body = .none) {
         self.method = method
         self.target = target
         self.authority = authority
-        // Split at the first "?" (ASCII, so its UTF-8 index is a character boundary).
-        if let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) {
+        // Split at the first "?" (ASCII, so its UTF-8 index is a character boundary), found
+        // in the string's bytes in place: through `utf8.firstIndex` it cost about 250
+        // instructions a request.
+        let offset = target.utf8.withContiguousStorageIfAvailable { $0.firstIndex(of: UInt8(ascii: "?")) }
+            ?? target.utf8.firstIndex(of: UInt8(ascii: "?")).map { target.utf8.distance(from: target.utf8.startIndex, to: $0) }
+        if let offset {
+            let mark = target.utf8.index(target.utf8.startIndex, offsetBy: offset)
             path = String(target[..<mark])
             query = String(target[target.utf8.index(after: mark)...])
         } else {
@@ -43,27 +59,67 @@ public struct HTTPRequestHead: Sendable, Equatable {
         }
         self.version = version
         self.headers = headers
+        self.fieldIndex = fieldIndex
         self.body = body
     }
 
     /// The first value of the header `name` (case-insensitive), if present.
     public func header(_ name: String) -> String? {
-        headers.first { Self.sameName($0.name, name) }?.value
+        if let common = indexed(name) { return field(common).first }
+        return headers.first { Self.sameName($0.name, name) }?.value
     }
 
     /// The host the request is for: an absolute-form target's authority, which overrides
     /// `Host` (RFC 9112 §3.2.2), else the `Host` field; nil when neither is sent (HTTP/1.0).
     public var host: String? {
-        authority ?? header("host")
+        authority ?? field(.host).first
     }
 
     /// Every value of the header `name` (case-insensitive), in order.
     public func headers(named name: String) -> [String] {
-        headers.filter { Self.sameName($0.name, name) }.map(\.value)
+        if let common = indexed(name) { return values(of: common) }
+        return headers.filter { Self.sameName($0.name, name) }.map(\.value)
+    }
+
+    /// The common name `name` is when the index has its slot.
+    private func indexed(_ name: String) -> CommonHeaderName? {
+        guard fieldIndex.isComplete, let common = CommonHeaderName.classify(name),
+              common.rawValue < CommonHeaderName.indexedCount else { return nil }
+        return common
+    }
+
+    /// How many headers have the common name `name` (an indexed one): 0, 1, or 2 for two or
+    /// more; and the first one's value. A look-up in the index, no scan.
+    func field(_ name: CommonHeaderName) -> (count: Int, first: String?) {
+        guard fieldIndex.isComplete else {
+            let (count, first) = headerCount(named: name.lowercasedString)
+            return (min(count, 2), first)
+        }
+        let (count, first) = fieldIndex.fields(name)
+        return (count, count == 0 ? nil : headers[first].value)
+    }
+
+    /// Every value of the headers with the common name `name` (an indexed one), in order.
+    func values(of name: CommonHeaderName) -> [String] {
+        switch field(name) {
+        case (0, _): []
+        case (1, let first?): [first]
+        default: headers.filter { Self.sameName($0.name, name.lowercasedString) }.map(\.value)
+        }
+    }
+
+    /// Whether some header with the common name `name` (an indexed one) has a value
+    /// `predicate` accepts.
+    func containsField(_ name: CommonHeaderName, where predicate: (String) -> Bool) -> Bool {
+        switch field(name) {
+        case (0, _): false
+        case (1, let first?): predicate(first)
+        default: headers.indices.contains { Self.sameName(headers[$0].name, name.lowercasedString) && predicate(headers[$0].value) }
+        }
     }
 
     /// How many headers are named `name` (case-insensitive), and the first one's value: a
-    /// lookup that makes no array.
+    /// scan that makes no array.
     func headerCount(named name: String) -> (count: Int, first: String?) {
         var count = 0
         var first: String?
@@ -76,15 +132,9 @@ public struct HTTPRequestHead: Sendable, Equatable {
         return (count, first)
     }
 
-    /// Whether some header named `name` (case-insensitive) has a value `predicate` accepts.
-    func containsHeader(named name: String, where predicate: (String) -> Bool) -> Bool {
-        headers.indices.contains { Self.sameName(headers[$0].name, name) && predicate(headers[$0].value) }
-    }
-
-    /// Header names compared byte by byte with ASCII case folded: an upgrade looks up eight
-    /// headers, and lowercasing both names for each comparison allocated two strings.
-    /// Read in place: `withUTF8` on copies of both strings cost about 110 instructions a call,
-    /// and an upgrade makes some 25 calls.
+    /// Header names compared byte by byte with ASCII case folded (lowercasing both names for
+    /// each comparison allocated two strings). Read in place: `withUTF8` on copies of both
+    /// strings cost about 110 instructions a call.
     static func sameName(_ lhs: String, _ rhs: String) -> Bool {
         guard lhs.utf8.count == rhs.utf8.count else { return false }
         let same = lhs.utf8.withContiguousStorageIfAvailable { left in
@@ -101,7 +151,7 @@ public struct HTTPRequestHead: Sendable, Equatable {
 
     /// True when the `Connection` header lists `token` (case-insensitive; `token` in lower case).
     public func connectionHeaderContains(_ token: String) -> Bool {
-        containsHeader(named: "connection") { WebSocketHandshake.headerValue($0, containsToken: token) }
+        containsField(.connection) { WebSocketHandshake.headerValue($0, containsToken: token) }
     }
 
     /// Whether the connection stays open after this request (HTTP/1.1 default on, 1.0 default off).

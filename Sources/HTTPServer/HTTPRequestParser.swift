@@ -70,17 +70,27 @@ public enum HTTPRequestParser {
         case .failure(let error): return .failure(error)
         }
         let rawTarget = String(decoding: targetBytes, as: UTF8.self)
-        // asterisk-form (RFC 9112 §3.2.4) exists only for OPTIONS.
-        let isAsterisk = rawTarget == "*" && methodBytes.elementsEqual("OPTIONS".utf8)
-        guard let (target, authority) = isAsterisk ? (rawTarget, nil) : originTarget(rawTarget) else {
-            return .failure(.badRequest("target is not origin-, absolute- or asterisk-form"))
+        let target: String
+        let authority: String?
+        if targetBytes.first == UInt8(ascii: "/") {
+            // origin-form, the usual: the target as sent (what `originTarget` makes of it, with
+            // no work on strings).
+            (target, authority) = (rawTarget, nil)
+        } else {
+            // asterisk-form (RFC 9112 §3.2.4) exists only for OPTIONS.
+            let isAsterisk = rawTarget == "*" && methodBytes.elementsEqual("OPTIONS".utf8)
+            guard let parsed = isAsterisk ? (rawTarget, nil) : originTarget(rawTarget) else {
+                return .failure(.badRequest("target is not origin-, absolute- or asterisk-form"))
+            }
+            (target, authority) = parsed
         }
-        if let authority, authority.contains("@") || HostPolicy.name(ofHostHeader: authority) == nil {
+        if let authority, authority.contains("@") || !HostPolicy.isWellFormed(hostHeader: authority) {
             return .failure(.badRequest("bad authority in the target"))
         }
 
         var headers: [(name: String, value: String)] = []
         headers.reserveCapacity(lineCount - 1)
+        var fieldIndex = HeaderFieldIndex()
         var lineStart = requestLineEnd + 2
         for lineNumber in 1..<lineCount {
             let lineEnd = lineEnds[lineNumber]
@@ -89,36 +99,53 @@ public enum HTTPRequestParser {
             guard let first = line.first else { return .failure(.badRequest("empty header line")) }
             if first == space || first == tab { return .failure(.badRequest("obsolete line folding")) }
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return .failure(.badRequest("header without colon")) }
-            let name = line[line.startIndex..<colon]
-            guard !name.isEmpty, name.allSatisfy(isTokenCharacter) else { return .failure(.badRequest("bad header name")) }
+            let name = UnsafeBufferPointer(rebasing: line[line.startIndex..<colon])
+            // Each name recognised once, here: the head's look-ups read the index. A common
+            // name is all letters and "-", so only the others are checked byte by byte.
+            let common = CommonHeaderName.classify(name)
+            guard common != nil || (!name.isEmpty && name.allSatisfy(isTokenCharacter)) else {
+                return .failure(.badRequest("bad header name"))
+            }
             var valueStart = colon + 1
             var valueEnd = line.endIndex
             while valueStart < valueEnd, head[valueStart] == space || head[valueStart] == tab { valueStart += 1 }
             while valueEnd > valueStart, head[valueEnd - 1] == space || head[valueEnd - 1] == tab { valueEnd -= 1 }
-            headers.append((CommonHeaderName.string(of: UnsafeBufferPointer(rebasing: name)),
+            fieldIndex.note(common?.name, at: headers.count)
+            headers.append((CommonHeaderName.string(of: name, classified: common),
                             String(decoding: UnsafeBufferPointer(rebasing: head[valueStart..<valueEnd]), as: UTF8.self)))
         }
 
-        var request = HTTPRequestHead(method: String(decoding: UnsafeBufferPointer(rebasing: methodBytes), as: UTF8.self),
-                                      target: target, authority: authority, version: version, headers: headers)
+        let request = HTTPRequestHead(method: String(decoding: UnsafeBufferPointer(rebasing: methodBytes), as: UTF8.self),
+                                      target: target, authority: authority, version: version, headers: headers,
+                                      fieldIndex: fieldIndex)
         // RFC 9112 §3.2: more than one Host is 400 in every version, none in 1.1 too.
-        let hosts = request.headerCount(named: "host")
+        let hosts = request.field(.host)
         if hosts.count > 1 { return .failure(.badRequest("more than one Host")) }
         if version.minor >= 1 && hosts.count == 0 { return .failure(.badRequest("HTTP/1.1 needs a Host")) }
         // An empty Host is allowed (a target without authority); any other must be host[:port].
-        if let host = hosts.first, !host.isEmpty, HostPolicy.name(ofHostHeader: host) == nil {
+        if let host = hosts.first, !host.isEmpty, !HostPolicy.isWellFormed(hostHeader: host) {
             return .failure(.badRequest("bad Host"))
         }
+        // The head is handed on as made when it has no body (the usual request): setting the
+        // body of a `var` head copied it whole, twice.
         switch bodyFraming(request) {
-        case .success(let body): request.body = body
-        case .failure(let error): return .failure(error)
+        case .success(.none):
+            return .success(request)
+        case .success(let body):
+            var framed = request
+            framed.body = body
+            return .success(framed)
+        case .failure(let error):
+            return .failure(error)
         }
-        return .success(request)
     }
 
     private static func parseVersion(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Result<(major: Int, minor: Int), HTTPParseError> {
         let text = UnsafeBufferPointer(rebasing: bytes)
-        guard text.count == 8, text[0..<5].elementsEqual("HTTP/".utf8), isDigit(text[5]), text[6] == UInt8(ascii: "."),
+        // "HTTP/" byte by byte: elementsEqual with a literal's UTF-8 view went through generic
+        // code (about 290 instructions a request).
+        guard text.count == 8, text[0] == UInt8(ascii: "H"), text[1] == UInt8(ascii: "T"), text[2] == UInt8(ascii: "T"),
+              text[3] == UInt8(ascii: "P"), text[4] == UInt8(ascii: "/"), isDigit(text[5]), text[6] == UInt8(ascii: "."),
               isDigit(text[7]) else {
             return .failure(.badRequest("bad HTTP version"))
         }
@@ -146,8 +173,8 @@ public enum HTTPRequestParser {
     }
 
     private static func bodyFraming(_ request: HTTPRequestHead) -> Result<HTTPRequestHead.Body, HTTPParseError> {
-        // The usual request has neither header: two look-ups that make no array.
-        if request.headerCount(named: "transfer-encoding").count == 0 && request.headerCount(named: "content-length").count == 0 {
+        // The usual request has neither header: two look-ups in the index.
+        if request.field(.transferEncoding).count == 0 && request.field(.contentLength).count == 0 {
             return .success(.none)
         }
         let transferEncodings = request.headers(named: "transfer-encoding")

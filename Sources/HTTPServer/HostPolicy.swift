@@ -9,6 +9,10 @@ import WebSocket
 struct HostPolicy {
     /// Lowercased host names (IPv6 literals in brackets), without ports.
     let names: Set<String>
+    /// `names` as bytes while the list is short: the Host's bytes compared with a few names
+    /// in place cost less than making its lowercased name and hashing it for the set (about
+    /// 700 instructions a request).
+    private let shortList: [[UInt8]]?
     /// True when the names include "*": any host is answered.
     let anyHost: Bool
     /// "http" or "https": the scheme of the page's own origin.
@@ -28,6 +32,9 @@ struct HostPolicy {
     init(names: [String], scheme: String, extraOrigins: [String]) {
         let names = names.map { Self.bracketed($0.lowercased()) }
         self.names = Set(names)
+        // ASCII names only: for those, comparing bytes is String's equality.
+        shortList = self.names.count <= 8 && self.names.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } }
+            ? self.names.map { Array($0.utf8) } : nil
         anyHost = names.contains("*")
         self.scheme = scheme
         let origins = extraOrigins.map { $0.lowercased() }
@@ -47,8 +54,25 @@ struct HostPolicy {
 
     /// True when `host` (a Host header: name, optionally `:port`) names this server.
     func accepts(host: String) -> Bool {
+        if let shortList, let scanned = host.utf8.withContiguousStorageIfAvailable({ acceptsASCII($0, among: shortList) }),
+           let accepted = scanned {
+            return accepted
+        }
         guard let name = Self.name(ofHostHeader: host) else { return false }
         return anyHost || names.contains(name)
+    }
+
+    /// `accepts(host:)` of a Host header's bytes, its name compared with `list` in place;
+    /// nil when the header is not ASCII (the Unicode path decides).
+    private func acceptsASCII(_ header: UnsafeBufferPointer<UInt8>, among list: [[UInt8]]) -> Bool? {
+        guard let end = Self.asciiNameEnd(header) else { return nil }
+        guard let end else { return false }
+        if anyHost { return true }
+        return list.contains { name in
+            name.count == end && name.withUnsafeBufferPointer { name in
+                (0..<end).allSatisfy { name[$0] == ASCIITokenList.lowercase(header[$0]) }
+            }
+        }
     }
 
     /// True when a browser at `origin` may open a WebSocket on a request whose (accepted)
@@ -65,30 +89,20 @@ struct HostPolicy {
         return unicodeName(ofHostHeader: header)
     }
 
+    /// Whether a Host header is well formed (`name(ofHostHeader:)` is not nil), without
+    /// making the name: the parser's check of every request.
+    static func isWellFormed(hostHeader header: String) -> Bool {
+        let end = header.utf8.withContiguousStorageIfAvailable { asciiNameEnd($0) } ?? nil
+        if let end { return end != nil }
+        return unicodeName(ofHostHeader: header) != nil
+    }
+
     /// `name(ofHostHeader:)` of an ASCII header, as bytes; `.some(nil)` for a malformed one,
     /// nil when the header is not ASCII or not contiguous.
     static func asciiName(ofHostHeader header: String) -> String?? {
         header.utf8.withContiguousStorageIfAvailable { bytes -> String?? in
-            for byte in bytes where byte >= 0x80 { return nil }
-            let end: Int  // end of the name, where the port part begins
-            if bytes.first == UInt8(ascii: "[") {
-                guard let close = bytes.firstIndex(of: UInt8(ascii: "]")) else { return .some(nil) }
-                end = close + 1
-            } else {
-                end = bytes.firstIndex(of: UInt8(ascii: ":")) ?? bytes.count
-            }
-            guard end > 0 else { return .some(nil) }
-            if end < bytes.count {
-                // ":" and 1 to 5 digits, 1...65535.
-                let digits = bytes[(end + 1)...]
-                guard bytes[end] == UInt8(ascii: ":"), !digits.isEmpty, digits.count <= 5 else { return .some(nil) }
-                var number = 0
-                for digit in digits {
-                    guard digit &- UInt8(ascii: "0") < 10 else { return .some(nil) }
-                    number = number * 10 + Int(digit &- UInt8(ascii: "0"))
-                }
-                guard (1...65535).contains(number) else { return .some(nil) }
-            }
+            guard let end = asciiNameEnd(bytes) else { return nil }
+            guard let end else { return .some(nil) }
             // Lowercased on the stack, then one contiguous decode: decoding a lazy map went
             // byte by byte through generic code (about 2,500 instructions a Host).
             return .some(withUnsafeTemporaryAllocation(of: UInt8.self, capacity: end) { lowered in
@@ -96,6 +110,32 @@ struct HostPolicy {
                 return String(decoding: lowered, as: UTF8.self)
             })
         } ?? nil
+    }
+
+    /// Where the name of an ASCII Host header ends, its port (if any) checked; `.some(nil)`
+    /// for a malformed one, nil when the header is not ASCII.
+    private static func asciiNameEnd(_ bytes: UnsafeBufferPointer<UInt8>) -> Int?? {
+        for byte in bytes where byte >= 0x80 { return nil }
+        let end: Int  // end of the name, where the port part begins
+        if bytes.first == UInt8(ascii: "[") {
+            guard let close = bytes.firstIndex(of: UInt8(ascii: "]")) else { return .some(nil) }
+            end = close + 1
+        } else {
+            end = bytes.firstIndex(of: UInt8(ascii: ":")) ?? bytes.count
+        }
+        guard end > 0 else { return .some(nil) }
+        if end < bytes.count {
+            // ":" and 1 to 5 digits, 1...65535.
+            let digits = bytes[(end + 1)...]
+            guard bytes[end] == UInt8(ascii: ":"), !digits.isEmpty, digits.count <= 5 else { return .some(nil) }
+            var number = 0
+            for digit in digits {
+                guard digit &- UInt8(ascii: "0") < 10 else { return .some(nil) }
+                number = number * 10 + Int(digit &- UInt8(ascii: "0"))
+            }
+            guard (1...65535).contains(number) else { return .some(nil) }
+        }
+        return .some(end)
     }
 
     static func unicodeName(ofHostHeader header: String) -> String? {

@@ -14,6 +14,8 @@ final class HostNameScanTests: XCTestCase {
                 continue
             }
             XCTAssertEqual(scanned, HostPolicy.unicodeName(ofHostHeader: header), header)
+            // The parser's check, which makes no name, agrees with making it.
+            XCTAssertEqual(HostPolicy.isWellFormed(hostHeader: header), scanned != nil, header)
         }
         XCTAssertEqual(HostPolicy.name(ofHostHeader: "LocalHost:8080"), "localhost")
         XCTAssertEqual(HostPolicy.name(ofHostHeader: "[::1]:8080"), "[::1]")
@@ -23,5 +25,7 @@ final class HostNameScanTests: XCTestCase {
     func testNonASCIIHeadersTakeTheUnicodePath() {
         XCTAssertTrue(HostPolicy.asciiName(ofHostHeader: "MÜNCHEN.de") == nil)
         XCTAssertEqual(HostPolicy.name(ofHostHeader: "MÜNCHEN.de:80"), "münchen.de")
+        XCTAssertTrue(HostPolicy.isWellFormed(hostHeader: "MÜNCHEN.de:80"))
+        XCTAssertFalse(HostPolicy.isWellFormed(hostHeader: "MÜNCHEN.de:0"))
     }
 }

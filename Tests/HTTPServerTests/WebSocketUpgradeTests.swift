@@ -61,21 +61,39 @@ final class WebSocketUpgradeTests: XCTestCase {
     }
 
     func testHostNamesAreCheckedWithoutPort() {
-        let policy = policy()
-        XCTAssertTrue(policy.accepts(host: "localhost:8080"))
-        XCTAssertTrue(policy.accepts(host: "LocalHost"))
-        XCTAssertTrue(policy.accepts(host: "127.0.0.1:1"))
-        XCTAssertTrue(policy.accepts(host: "[::1]:8080"))
-        XCTAssertFalse(policy.accepts(host: "rebind.attacker.example:8081"))
-        XCTAssertFalse(policy.accepts(host: "localhost.attacker.example"))
-        XCTAssertFalse(policy.accepts(host: "localhost:80x"))
-        XCTAssertFalse(policy.accepts(host: "localhost:"))
-        XCTAssertFalse(policy.accepts(host: "::1"))
-        XCTAssertFalse(policy.accepts(host: ""))
+        // A short list of names is searched in order, a long one hashed: the same answers.
+        let many = HostPolicy(names: HostPolicy.defaultNames(listeningOn: "127.0.0.1") + (1...20).map { "n\($0).example" },
+                              scheme: "http", extraOrigins: [])
+        XCTAssertTrue(many.accepts(host: "N7.Example:80"))
+        for policy in [policy(), many] {
+            checkDefaultNames(policy)
+        }
         let configured = HostPolicy(names: ["rxlive.example", "::1"], scheme: "https", extraOrigins: [])
         XCTAssertTrue(configured.accepts(host: "RXLIVE.example:443"))
         XCTAssertTrue(configured.accepts(host: "[::1]"))
         XCTAssertFalse(configured.accepts(host: "localhost:8080"))
         XCTAssertTrue(HostPolicy(names: ["*"], scheme: "http", extraOrigins: []).accepts(host: "anything.example"))
+        XCTAssertFalse(HostPolicy(names: ["*"], scheme: "http", extraOrigins: []).accepts(host: "anything.example:0"))
+        // A name that is not ASCII, and a Host that is not: compared as strings.
+        let unicode = HostPolicy(names: ["MÜNCHEN.de", "localhost"], scheme: "http", extraOrigins: [])
+        XCTAssertTrue(unicode.accepts(host: "münchen.DE:80"))
+        XCTAssertTrue(unicode.accepts(host: "LOCALHOST"))
+        XCTAssertTrue(policy().accepts(host: "LOCALHOST"))
+        XCTAssertFalse(policy().accepts(host: "LOCALHÖST"))
+        XCTAssertFalse(policy().accepts(host: "localhost1"))
+        XCTAssertFalse(policy().accepts(host: "localhos"))
+    }
+
+    private func checkDefaultNames(_ policy: HostPolicy, line: UInt = #line) {
+        XCTAssertTrue(policy.accepts(host: "localhost:8080"), line: line)
+        XCTAssertTrue(policy.accepts(host: "LocalHost"), line: line)
+        XCTAssertTrue(policy.accepts(host: "127.0.0.1:1"), line: line)
+        XCTAssertTrue(policy.accepts(host: "[::1]:8080"), line: line)
+        XCTAssertFalse(policy.accepts(host: "rebind.attacker.example:8081"), line: line)
+        XCTAssertFalse(policy.accepts(host: "localhost.attacker.example"), line: line)
+        XCTAssertFalse(policy.accepts(host: "localhost:80x"), line: line)
+        XCTAssertFalse(policy.accepts(host: "localhost:"), line: line)
+        XCTAssertFalse(policy.accepts(host: "::1"), line: line)
+        XCTAssertFalse(policy.accepts(host: ""), line: line)
     }
 }

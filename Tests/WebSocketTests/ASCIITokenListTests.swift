@@ -18,7 +18,8 @@ final class ASCIITokenListTests: XCTestCase {
     func testTheScanAgreesWithSplittingAndLowercasing() {
         let values = ["Upgrade", "keep-alive, Upgrade", "keep-alive,upgrade", " \tUPGRADE\t ", "upgrade2", "up grade",
                       ",,upgrade,,", "", ",", "keep-alive", "Upgrade, keep-alive", "xupgrade", "upgradex, upgrade",
-                      "websocket", "WebSocket", "web socket", "websocket, h2c", "close", "Close ,keep-alive"]
+                      "websocket", "WebSocket", "web socket", "websocket, h2c", "close", "Close ,keep-alive",
+                      "h2c,", ",h2c", "a, b ,\tclose\t", "keep-alive,, close", "up,grade"]
         for value in values {
             for token in ["upgrade", "Upgrade", "websocket", "close", "keep-alive", "h2c"] {
                 XCTAssertEqual(scan(value, token), reference(value, token), "\(value) / \(token)")
@@ -34,6 +35,10 @@ final class ASCIITokenListTests: XCTestCase {
     func testNonASCIIIsLeftToUnicodeRules() {
         XCTAssertNil(scan("websoc\u{212A}et", "websocket"))  // the Kelvin sign lowercases to "k"
         XCTAssertNil(scan("upgrade", "upgrad\u{E9}"))
+        // Anywhere in the value, before or after an element that matches.
+        XCTAssertNil(scan("upgrade, caf\u{E9}", "upgrade"))
+        XCTAssertNil(scan("caf\u{E9}, upgrade", "upgrade"))
+        XCTAssertNil(scan("\u{E9}", "upgrade"))
         XCTAssertTrue(WebSocketHandshake.headerValue("WEBSOC\u{212A}ET", containsToken: "websocket"))
         XCTAssertTrue(WebSocketHandshake.headerValue("keep-alive, WebSocket", containsToken: "websocket"))
         XCTAssertFalse(WebSocketHandshake.headerValue("keep-alive, WebSockets", containsToken: "websocket"))

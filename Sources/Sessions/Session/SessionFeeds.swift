@@ -25,11 +25,12 @@ struct SessionFeeds {
     static var none: SessionFeeds { SessionFeeds([]) }
 
     init(_ feeds: [WireInputs.Feed]) {
-        let objects = feeds.map(Self.object)
-        if objects.count > 3 {
-            (first, second, third, isList) = (nil, nil, FeedList(objects), true)
+        if feeds.count > 3 {
+            (first, second, third, isList) = (nil, nil, FeedList(feeds.map(Self.object)), true)
         } else {
-            func at(_ index: Int) -> AnyObject? { index < objects.count ? objects[index] : nil }
+            // Straight from the feeds: an array of their objects first cost each open an
+            // allocation and its retains and releases.
+            func at(_ index: Int) -> AnyObject? { index < feeds.count ? Self.object(feeds[index]) : nil }
             (first, second, third, isList) = (at(0), at(1), at(2), false)
         }
     }
