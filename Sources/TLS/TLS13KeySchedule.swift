@@ -82,3 +82,9 @@ struct TLS13KeyExpander: ~Copyable {
         UnsafeRawPointer(string.utf8Start).assumingMemoryBound(to: CChar.self)
     }
 }
+
+/// Overwrites `secret`'s bytes (in a way the compiler keeps) and empties it.
+func wipe(_ secret: inout [UInt8]) {
+    secret.withUnsafeMutableBytes { OPENSSL_cleanse($0.baseAddress, $0.count) }
+    secret = []
+}

@@ -46,7 +46,7 @@ struct TLS13TrafficKeys: ~Copyable {
                             encrypts: Bool, expander: borrowing TLS13KeyExpander) -> (UInt32, UInt64)? {
         guard var key = expander.expandLabel(secret, "key", length: suite.keyLength),
               let iv = expander.expandLabel(secret, "iv", length: 12) else { return nil }
-        defer { key.withUnsafeMutableBytes { OPENSSL_cleanse($0.baseAddress, $0.count) } }
+        defer { wipe(&key) }
         guard EVP_CipherInit_ex(context, suite.cipher, nil, key, nil, encrypts ? 1 : 0) == 1 else { return nil }
         return iv.withUnsafeBytes {
             ($0.loadUnaligned(as: UInt32.self), UInt64(bigEndian: $0.loadUnaligned(fromByteOffset: 4, as: UInt64.self)))
@@ -59,7 +59,7 @@ struct TLS13TrafficKeys: ~Copyable {
               var next = expander.expandLabel(UnsafeRawBufferPointer(secret), "traffic upd", length: suite.hashLength)
         else { return false }
         secret.copyBytes(from: next)
-        next.withUnsafeMutableBytes { OPENSSL_cleanse($0.baseAddress, $0.count) }
+        wipe(&next)
         guard let iv = Self.key(context, suite: suite, secret: UnsafeRawBufferPointer(secret), encrypts: encrypts,
                                 expander: expander) else { return false }
         (ivHead, ivTail) = iv

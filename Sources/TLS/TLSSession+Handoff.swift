@@ -43,12 +43,9 @@ extension TLSSession {
         var offset = mark
         var count = 0
         while offset < outgoingCount {
-            guard outgoingCount - offset >= 5,
-                  outgoing.load(fromByteOffset: offset, as: UInt8.self) == TLS13RecordLayer.ContentType.applicationData
-            else { return nil }
-            let length = Int(outgoing.load(fromByteOffset: offset + 3, as: UInt8.self)) << 8
-                | Int(outgoing.load(fromByteOffset: offset + 4, as: UInt8.self))
-            offset += 5 + length
+            let rest = UnsafeRawBufferPointer(start: outgoing + offset, count: outgoingCount - offset)
+            guard let length = try? TLS13RecordLayer.recordLength(at: rest) else { return nil }
+            offset += length
             count += 1
         }
         return offset == outgoingCount ? count : nil
@@ -57,44 +54,20 @@ extension TLSSession {
     /// Keeps the application traffic secret a key-log `line` names ("LABEL client-random
     /// secret", in hex); OpenSSL logs five secrets per handshake.
     func noteKeyLog(_ line: UnsafePointer<CChar>) {
-        let length = strlen(line)
         let labelLength = 24 // "CLIENT_TRAFFIC_SECRET_0 "
-        guard length > labelLength, let found = strrchr(line, 0x20) else { return }
-        let space = UnsafePointer(found)
+        guard strlen(line) > labelLength, let space = strrchr(line, 0x20) else { return }
         let isClient = memcmp(line, "CLIENT_TRAFFIC_SECRET_0 ", labelLength) == 0
-        guard isClient || memcmp(line, "SERVER_TRAFFIC_SECRET_0 ", labelLength) == 0,
-              let secret = Self.decodeHex(UnsafeRawBufferPointer(start: space + 1, count: line + length - (space + 1)))
-        else { return }
+        guard isClient || memcmp(line, "SERVER_TRAFFIC_SECRET_0 ", labelLength) == 0 else { return }
+        var secret = [UInt8](repeating: 0, count: 64) // SHA-384's 48 bytes at most
+        var length = 0
+        guard OPENSSL_hexstr2buf_ex(&secret, secret.count, &length, space + 1, 0) == 1 else { return }
+        secret.removeSubrange(length...)
         if isClient { clientTrafficSecret = secret } else { serverTrafficSecret = secret }
     }
 
     func forgetTrafficSecrets() {
-        for index in 0..<2 {
-            var secret = index == 0 ? clientTrafficSecret : serverTrafficSecret
-            if index == 0 { clientTrafficSecret = [] } else { serverTrafficSecret = [] }
-            secret.withUnsafeMutableBytes { OPENSSL_cleanse($0.baseAddress, $0.count) }
-        }
-    }
-
-    private static func decodeHex(_ hex: UnsafeRawBufferPointer) -> [UInt8]? {
-        guard hex.count % 2 == 0 else { return nil }
-        func nibble(_ digit: UInt8) -> UInt8? {
-            switch digit {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-            default: nil
-            }
-        }
-        var result: [UInt8] = []
-        result.reserveCapacity(hex.count / 2)
-        var index = hex.startIndex
-        while index < hex.endIndex {
-            guard let high = nibble(hex[index]), let low = nibble(hex[index + 1]) else { return nil }
-            result.append(high << 4 | low)
-            index += 2
-        }
-        return result
+        wipe(&clientTrafficSecret)
+        wipe(&serverTrafficSecret)
     }
 }
 
