@@ -115,6 +115,43 @@ final class DisposableTests: RxTestCase {
         XCTAssertEqual(disposed, [1, 2, 3])
     }
 
+    /// Past 16 members the group keeps them in a dictionary: removing any one disposes that
+    /// one alone, a key removed twice does nothing, and the rest are disposed in the order
+    /// they joined, whichever storage held them.
+    func testCompositeDisposableManyMembersRemoveInAnyOrderAndDisposeInJoiningOrder() {
+        for memberCount in [5, 16, 17, 40] {
+            var disposed: [Int] = []
+            let composite = CompositeDisposable()
+            let keys = (0..<memberCount).map { index in composite.insert(Disposables.create { disposed.append(index) })! }
+            XCTAssertEqual(composite.count, memberCount)
+            let removed = Set(stride(from: memberCount - 1, through: 0, by: -3))
+            for index in removed.sorted(by: >) {
+                composite.remove(for: keys[index])
+            }
+            XCTAssertEqual(disposed, removed.sorted(by: >), "\(memberCount) members")
+            composite.remove(for: keys[memberCount - 1])
+            XCTAssertEqual(disposed.count, removed.count, "a key removed twice disposes nothing")
+            XCTAssertEqual(composite.count, memberCount - removed.count)
+            disposed = []
+            composite.dispose()
+            XCTAssertEqual(disposed, (0..<memberCount).filter { !removed.contains($0) }, "\(memberCount) members")
+            XCTAssertEqual(composite.count, 0)
+        }
+    }
+
+    /// A group made from an array of more than 16 holds and disposes them all, in order.
+    func testCompositeDisposableFromLargeArray() {
+        var disposed: [Int] = []
+        let composite = CompositeDisposable(disposables: (0..<20).map { index in Disposables.create { disposed.append(index) } })
+        XCTAssertEqual(composite.count, 20)
+        let key = composite.insert(Disposables.create { disposed.append(20) })!
+        composite.remove(for: key)
+        XCTAssertEqual(disposed, [20])
+        disposed = []
+        composite.dispose()
+        XCTAssertEqual(disposed, Array(0..<20))
+    }
+
     func testSerialDisposableReplacingDisposesPrevious() {
         var disposed: [Int] = []
         let serial = SerialDisposable()
