@@ -39,8 +39,8 @@ public enum FormsCatalog {
                 },
                 input: { wire, session in
                     LoginViewModel.Input(
-                        username: wire.text("username").do(onNext: { session.credentials.username = $0 }),
-                        password: wire.text("password", secret: true).do(onNext: { session.credentials.password = $0 }),
+                        username: wire.text("username", onValue: { [credentials = session.credentials] in credentials.username = $0 }),
+                        password: wire.text("password", secret: true, onValue: { [credentials = session.credentials] in credentials.password = $0 }),
                         loginTapped: wire.tap("loginTapped", limit: settings.loginTapLimit))
                 },
                 outputs: [

@@ -19,6 +19,7 @@ public final class WireInputs {
     /// Where one input's events go.
     enum Feed {
         case text(PublishSubject<String>)
+        case observedText(ObservedTextFeed)
         case tap(PublishSubject<Void>)
         case value(WireValueFeed)
     }
@@ -61,6 +62,20 @@ public final class WireInputs {
         let subject = PublishSubject<String>()
         declare(Declaration(name: name, kind: .text, limit: nil, secret: secret), .text(subject))
         return subject.asObservable()
+    }
+
+    /// A text input whose accepted values are also handed to `onValue`, each just before the
+    /// view model sees it (on the session's loop): how a binding learns an input's latest
+    /// value (a login's credentials, for its service) without an operator in the graph, which
+    /// `.do(onNext:)` would be, once for each subscription to the input.
+    /// - Parameters:
+    ///   - name: the input's name in messages.
+    ///   - secret: a password, say: a viewer of the session sees each value's length only.
+    ///   - onValue: called with each value the input accepts.
+    public func text(_ name: String, secret: Bool = false, onValue: @escaping (String) -> Void) -> Observable<String> {
+        let feed = ObservedTextFeed(onValue: onValue)
+        declare(Declaration(name: name, kind: .text, limit: nil, secret: secret), .observedText(feed))
+        return feed.subject.asObservable()
     }
 
     /// A value input of any `Decodable` type: each message's `"value"` decoded from JSON

@@ -39,6 +39,7 @@ struct SessionFeeds {
     private static func object(_ feed: WireInputs.Feed) -> AnyObject {
         switch feed {
         case .text(let subject): return subject
+        case .observedText(let feed): return feed
         case .tap(let subject): return subject
         case .value(let feed): return feed
         }
@@ -62,9 +63,15 @@ struct SessionFeeds {
         }
         switch payload {
         case .text(let value):
-            assert(object is PublishSubject<String>, "input \(index) is not a text input")
             accepted()
-            unsafeDowncast(object, to: PublishSubject<String>.self).onNext(value)
+            // A text input's object is its subject, or its `ObservedTextFeed` when declared with
+            // `onValue`: told apart by the class (one comparison of the object's type).
+            if type(of: object) == ObservedTextFeed.self {
+                unsafeDowncast(object, to: ObservedTextFeed.self).send(value)
+            } else {
+                assert(object is PublishSubject<String>, "input \(index) is not a text input")
+                unsafeDowncast(object, to: PublishSubject<String>.self).onNext(value)
+            }
         case .tap:
             assert(object is PublishSubject<Void>, "input \(index) is not a tap")
             accepted()
