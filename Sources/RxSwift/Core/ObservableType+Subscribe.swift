@@ -8,6 +8,14 @@ extension ObservableType {
         asObservable().subscribeErased(observer)
     }
 
+    /// `subscribe(anyObserver:)` with the subscription as a class reference, `nil` when there
+    /// is nothing to dispose (RxLive's addition, not RxSwift API): 16 bytes to keep where a
+    /// `Disposable` takes 40, with no dynamic cast to get there.
+    @inlinable
+    public func subscribeObject(anyObserver observer: AnyObserver<Element>) -> (AnyObject & Disposable)? {
+        asObservable().subscribeErasedObject(observer)
+    }
+
     /// Subscribes a closure that receives every event.
     ///
     /// - returns: The subscription.

@@ -11,9 +11,10 @@ public struct WireOutput<Output> {
     /// Subscribes the output of one session: each element becomes a message for `sink`,
     /// an error goes to it as a failure; while someone watches the session, every event is
     /// also recorded by the sink as a marble of this output's lane. `isFirst`: this is the
-    /// view model's first output, whose description the sink knows.
+    /// view model's first output, whose description the sink knows. Returns the subscription
+    /// as an object (`nil`: nothing to dispose), which the session keeps without a cast.
     @usableFromInline
-    let bind: (_ output: Output, _ sink: SessionOutputSink, _ isFirst: Bool) -> Disposable
+    let bind: (_ output: Output, _ sink: SessionOutputSink, _ isFirst: Bool) -> (AnyObject & Disposable)?
 
     /// The output named `name`, read from `stream` of the view model's `Output`: an
     /// `Observable`, a `Driver`, a `Signal`, an `Infallible` of a scalar the server writes
@@ -32,11 +33,11 @@ public struct WireOutput<Output> {
             if isFirst {
                 // A closure that captures one object has that object as its context: the first
                 // output is observed without an observer object per session (40 bytes).
-                return observable.subscribe(anyObserver: AnyObserver { [sink] event in
+                return observable.subscribeObject(anyObserver: AnyObserver { [sink] event in
                     sink.firstOutput._withUnsafeGuaranteedRef { sink.deliver(event, of: $0) }
                 })
             }
-            return observable.subscribe(anyObserver: WireOutputObserver(description, sink: sink).asObserver())
+            return observable.subscribeObject(anyObserver: WireOutputObserver(description, sink: sink).asObserver())
         }
     }
 
@@ -50,7 +51,7 @@ public struct WireOutput<Output> {
         let description = WireOutputDescription(name: name)
         self.description = description
         bind = { output, sink, _ in
-            output[keyPath: stream].asObservable().subscribe(anyObserver: EncodableWireOutputObserver(description, sink: sink).asObserver())
+            output[keyPath: stream].asObservable().subscribeObject(anyObserver: EncodableWireOutputObserver(description, sink: sink).asObserver())
         }
     }
 }

@@ -48,8 +48,8 @@ public struct WireViewModel {
         input: @escaping (WireInputs) -> Input,
         outputs: [WireOutput<Output>]
     ) {
-        self.init(name: name, access: access, context: { _ in () }, transform: { _, input in transform(input) },
-                  input: { wire, _ in input(wire) }, outputs: outputs)
+        self.init(name: name, access: access, declare: { _ = input($0) }, makeOutput: { wire, _ in transform(input(wire)) },
+                  outputs: outputs)
     }
 
     /// Declares a view model on the wire with a per-session `context`, made from the client
@@ -64,39 +64,72 @@ public struct WireViewModel {
         input: @escaping (WireInputs, Context) -> Input,
         outputs: [WireOutput<Output>]
     ) {
+        self.init(name: name, access: access, declare: { wire in _ = input(wire, context(wire.client)) },
+                  makeOutput: { wire, client in
+                      let session = context(client)
+                      return transform(session, input(wire, session))
+                  },
+                  outputs: outputs)
+    }
+
+    /// The two public initialisers' work: `declare` calls the input closure once to learn the
+    /// inputs; `makeOutput` runs once per session (its context, its inputs, `transform`).
+    /// One closure each, so a session's graph is built through two calls of this generic code
+    /// (which runs unspecialised) rather than through wrappers of wrappers.
+    private init<Output>(
+        name: String,
+        access: WireAccess,
+        declare: (WireInputs) -> Void,
+        makeOutput: @escaping (WireInputs, WireClient) -> Output,
+        outputs: [WireOutput<Output>]
+    ) {
         let declaring = WireInputs()
-        _ = input(declaring, context(declaring.client))
+        declare(declaring)
         let declarations = declaring.declarations
         self.name = name
         inputs = InputTable(declarations.map { (name: $0.name, kind: $0.kind) })
         outputNames = outputs.map(\.name)
         tapLimits = declarations.map(\.limit)
         hasTapLimits = declarations.contains { $0.limit != nil }
-        let firstOutput = outputs.first?.description
-        self.firstOutput = firstOutput
+        firstOutput = outputs.first?.description
         self.access = access
         secretInputs = declarations.map(\.secret)
         lanes = declarations.map { MarbleLane(name: $0.name, role: .input, shape: $0.secret ? .secret : $0.kind == .tap ? .tap : .value) }
             + outputs.map { MarbleLane(name: $0.name, role: .output, shape: .value) }
         var checksDeclarations = false
         assert({ checksDeclarations = true; return true }())
+        let bindAll = Self.bindingAll(outputs)
         build = { [checksDeclarations] client, sink in
             let wire = WireInputs(client: client, count: declarations.count, recordsDeclarations: checksDeclarations)
-            let session = context(client)
-            let output = transform(session, input(wire, session))
+            let output = makeOutput(wire, client)
             assert(wire.declarations == declarations, "the input closure of \(name) must declare the same inputs every time")
-            // The first output is the one whose description the session's view model keeps
-            // (compared by identity: an index would cost this unspecialised code more).
-            let subscriptions = outputs.map { $0.bind(output, sink, $0.description === firstOutput) }
+            var subscriptions: [AnyObject & Disposable] = []
+            subscriptions.reserveCapacity(outputs.count)
+            bindAll(output, sink, &subscriptions)
             return SessionGraph(feeds: wire.feeds, subscriptions: subscriptions)
         }
     }
-}
 
-/// One session's running graph: the input subjects and the output subscriptions.
-struct SessionGraph {
-    let feeds: [WireInputs.Feed]
-    let subscriptions: [Disposable]
+    /// One closure that subscribes every output in order, each to its `bind`, and collects the
+    /// subscriptions; the first output is the one whose description the session keeps. Made
+    /// once per view model: a session's build then walks no array of `WireOutput<Output>`,
+    /// which in this unspecialised code looked up the metadata of the array and its elements
+    /// and copied each output through generic value witnesses.
+    private static func bindingAll<Output>(_ outputs: [WireOutput<Output>])
+        -> (Output, SessionOutputSink, inout [AnyObject & Disposable]) -> Void {
+        var bindAll: (Output, SessionOutputSink, inout [AnyObject & Disposable]) -> Void = { _, _, _ in }
+        for (index, output) in outputs.enumerated().reversed() {
+            let bind = output.bind
+            let rest = bindAll
+            bindAll = { output, sink, subscriptions in
+                if let subscription = bind(output, sink, index == 0) {
+                    subscriptions.append(subscription)
+                }
+                rest(output, sink, &subscriptions)
+            }
+        }
+        return bindAll
+    }
 }
 
 /// Who may open sessions of a view model.

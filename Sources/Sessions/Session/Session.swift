@@ -41,7 +41,7 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
         case closed
     }
 
-    /// The output subscriptions (one, or a composite of several), disposed by `close()`;
+    /// The output subscriptions (`SessionGraph.disposable`), disposed by `close()`;
     /// held by class reference, 16 bytes where a `Disposable` existential takes 40
     /// (`SessionsLayoutTests`).
     @exclusivity(unchecked) private var subscription: (any AnyObject & Disposable)?  // as `state` below
@@ -103,12 +103,7 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
         let client = WireClient(address: clientAddress, refuse: { error in self.refuseFromService(error) })
         let graph = wire.build(client, self)
         feeds = SessionFeeds(graph.feeds)
-        // One output (the sum) keeps its subscription itself rather than an array of one.
-        if graph.subscriptions.count == 1, let only = graph.subscriptions[0] as? any AnyObject & Disposable {
-            subscription = only
-        } else {
-            subscription = CompositeDisposable(disposables: graph.subscriptions)
-        }
+        subscription = graph.disposable
         logger.debug("session opened", metadata: ["session": "\(id)", "viewModel": "\(wire.name)"])
     }
 

@@ -1,0 +1,55 @@
+import RxSwift
+import XCTest
+@testable import Sessions
+
+/// A session's outputs: subscribed in the order they are declared when the session opens, and
+/// every one disposed when it closes, whether the view model has one output or several.
+final class SessionGraphTests: XCTestCase {
+    final class Log: @unchecked Sendable {  // used from the test's thread only
+        var entries: [String] = []
+    }
+
+    /// `count` outputs, each `Observable<Int>` noting its subscription and its disposal.
+    struct Outputs {
+        let streams: [Observable<Int>]
+        init(count: Int, log: Log, input: Observable<String>) {
+            streams = (0..<count).map { index in
+                input.map { _ in index }.do(onSubscribe: { log.entries.append("subscribed \(index)") },
+                                            onDispose: { log.entries.append("disposed \(index)") })
+            }
+        }
+    }
+
+    private func openAndClose(outputCount: Int) -> (log: [String], sent: [String]) {
+        let start = Resources.total
+        let log = Log()
+        let outputs = (0..<outputCount).map { index in WireOutput<Outputs>("out\(index)", \.streams[index]) }
+        let wire = WireViewModel(name: "many", transform: { Outputs(count: outputCount, log: log, input: $0) },
+                                 input: { wire in wire.text("text") }, outputs: outputs)
+        let transport = FakeTransport()
+        let endpoint = SessionEndpoint(wire: wire, configuration: SessionConfiguration(),
+                                       metrics: SessionMetrics(viewModels: ["many"]), logger: .quiet)
+        let session = Session(endpoint: endpoint, transport: transport)
+        session.open()
+        _ = transport.takeSent()
+        session.receive(textMessage("text", "x"))
+        let sent = transport.takeSent()
+        session.close()
+        XCTAssertEqual(Resources.total, start, "\(outputCount) outputs: nothing left once closed")
+        return (log.entries, sent)
+    }
+
+    func testOneOutputIsSubscribedAndDisposed() {
+        let (log, sent) = openAndClose(outputCount: 1)
+        XCTAssertEqual(log, ["subscribed 0", "disposed 0"])
+        XCTAssertEqual(sent, [output("out0", "0")])
+    }
+
+    func testEveryOutputOfSeveralIsSubscribedInOrderAndDisposed() {
+        let (log, sent) = openAndClose(outputCount: 3)
+        XCTAssertEqual(Array(log.prefix(3)), ["subscribed 0", "subscribed 1", "subscribed 2"])
+        XCTAssertEqual(Set(log.dropFirst(3)), ["disposed 0", "disposed 1", "disposed 2"])
+        XCTAssertEqual(log.count, 6)
+        XCTAssertEqual(sent, [output("out0", "0"), output("out1", "1"), output("out2", "2")])
+    }
+}
