@@ -28,6 +28,53 @@ final class ObservableCombineLatestTests: RxTestCase {
         XCTAssertEqual(e1.subscriptions, [Subscription(200, 250)])
     }
 
+    /// `PublishSubject` sources are subscribed by the sink itself (`subscribeObject`): they
+    /// are followed while subscribed and let go at disposal.
+    func testCombineLatestOfPublishSubjectsFollowsThemAndLetsThemGo() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let a = PublishSubject<Int>()
+        let b = PublishSubject<Int>()
+        scheduler.scheduleAt(190) { a.onNext(9) }
+        scheduler.scheduleAt(210) { a.onNext(1) }
+        scheduler.scheduleAt(220) { b.onNext(2) }
+        scheduler.scheduleAt(230) { a.onNext(3) }
+        var followedAt240 = false
+        scheduler.scheduleAt(240) { followedAt240 = a.hasObservers && b.hasObservers }
+        scheduler.scheduleAt(260) { b.onNext(4) }
+        let res = scheduler.start(disposed: 250) { Observable.combineLatest(a, b) { $0 * 10 + $1 } }
+        XCTAssertEqual(res.events, [.next(220, 12), .next(230, 32)])
+        XCTAssertTrue(followedAt240)
+        XCTAssertFalse(a.hasObservers)
+        XCTAssertFalse(b.hasObservers)
+    }
+
+    /// A subject that already ended, subscribed as a source, ends the sequence as it ended:
+    /// with its error, with `RxError.disposed` once disposed, or, when every source had
+    /// completed, with completion.
+    func testCombineLatestOfSubjectsThatAlreadyEnded() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let live = PublishSubject<Int>()
+        let failed = PublishSubject<Int>()
+        failed.onError(testError)
+        let res = scheduler.start { Observable.combineLatest(live, failed) { $0 + $1 } }
+        XCTAssertEqual(res.events, [.error(200, testError)])
+        XCTAssertFalse(live.hasObservers)
+
+        let disposed = PublishSubject<Int>()
+        disposed.dispose()
+        var error: Error?
+        _ = Observable.combineLatest(live, disposed) { $0 + $1 }.subscribe(onError: { error = $0 })
+        guard case .disposed? = error as? RxError else { return XCTFail("\(String(describing: error))") }
+        XCTAssertFalse(live.hasObservers)
+
+        let completed1 = PublishSubject<Int>()
+        let completed2 = PublishSubject<Int>()
+        completed1.onCompleted()
+        completed2.onCompleted()
+        let ended = TestScheduler(initialClock: 0).start { Observable.combineLatest(completed1, completed2) { $0 + $1 } }
+        XCTAssertEqual(ended.events, [.completed(200)])
+    }
+
     func testCombineLatestTupleForm() {
         let scheduler = TestScheduler(initialClock: 0)
         let e0 = scheduler.createHotObservable([.next(210, 1), .next(230, 2)])

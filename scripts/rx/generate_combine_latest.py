@@ -90,7 +90,7 @@ def generate(n: int) -> str:
     a("    @inlinable")
     a(f"    func run({run_args}) -> Disposable {{")
     for i in r:
-        a(f"        subscription{i} = source{i}.subscribeErasedObject(AnyObserver(eventHandler: self.on{i}))")
+        a(f"        subscription{i} = source{i}.subscribeObject(AnyObserver(eventHandler: self.on{i}))")
         a(f"        if !subscriptions.publish({i - 1}) {{")
         a(f"            takeSubscription({i - 1})?.dispose()")
         a("        }")

@@ -13,7 +13,7 @@ extension ObservableType {
     /// `Disposable` takes 40, with no dynamic cast to get there.
     @inlinable
     public func subscribeObject(anyObserver observer: AnyObserver<Element>) -> (AnyObject & Disposable)? {
-        asObservable().subscribeErasedObject(observer)
+        asObservable().subscribeObject(observer)
     }
 
     /// Subscribes a closure that receives every event.

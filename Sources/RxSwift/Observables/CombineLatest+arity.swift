@@ -88,11 +88,11 @@ final class CombineLatestSink2<E1, E2, Observer: ObserverType>: Sink<Observer> {
     /// Subscribes to the sources; the sink's `dispose()` ends the subscriptions.
     @inlinable
     func run(_ source1: Observable<E1>, _ source2: Observable<E2>) -> Disposable {
-        subscription1 = source1.subscribeErasedObject(AnyObserver(eventHandler: self.on1))
+        subscription1 = source1.subscribeObject(AnyObserver(eventHandler: self.on1))
         if !subscriptions.publish(0) {
             takeSubscription(0)?.dispose()
         }
-        subscription2 = source2.subscribeErasedObject(AnyObserver(eventHandler: self.on2))
+        subscription2 = source2.subscribeObject(AnyObserver(eventHandler: self.on2))
         if !subscriptions.publish(1) {
             takeSubscription(1)?.dispose()
         }
@@ -337,15 +337,15 @@ final class CombineLatestSink3<E1, E2, E3, Observer: ObserverType>: Sink<Observe
     /// Subscribes to the sources; the sink's `dispose()` ends the subscriptions.
     @inlinable
     func run(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>) -> Disposable {
-        subscription1 = source1.subscribeErasedObject(AnyObserver(eventHandler: self.on1))
+        subscription1 = source1.subscribeObject(AnyObserver(eventHandler: self.on1))
         if !subscriptions.publish(0) {
             takeSubscription(0)?.dispose()
         }
-        subscription2 = source2.subscribeErasedObject(AnyObserver(eventHandler: self.on2))
+        subscription2 = source2.subscribeObject(AnyObserver(eventHandler: self.on2))
         if !subscriptions.publish(1) {
             takeSubscription(1)?.dispose()
         }
-        subscription3 = source3.subscribeErasedObject(AnyObserver(eventHandler: self.on3))
+        subscription3 = source3.subscribeObject(AnyObserver(eventHandler: self.on3))
         if !subscriptions.publish(2) {
             takeSubscription(2)?.dispose()
         }
@@ -623,19 +623,19 @@ final class CombineLatestSink4<E1, E2, E3, E4, Observer: ObserverType>: Sink<Obs
     /// Subscribes to the sources; the sink's `dispose()` ends the subscriptions.
     @inlinable
     func run(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>) -> Disposable {
-        subscription1 = source1.subscribeErasedObject(AnyObserver(eventHandler: self.on1))
+        subscription1 = source1.subscribeObject(AnyObserver(eventHandler: self.on1))
         if !subscriptions.publish(0) {
             takeSubscription(0)?.dispose()
         }
-        subscription2 = source2.subscribeErasedObject(AnyObserver(eventHandler: self.on2))
+        subscription2 = source2.subscribeObject(AnyObserver(eventHandler: self.on2))
         if !subscriptions.publish(1) {
             takeSubscription(1)?.dispose()
         }
-        subscription3 = source3.subscribeErasedObject(AnyObserver(eventHandler: self.on3))
+        subscription3 = source3.subscribeObject(AnyObserver(eventHandler: self.on3))
         if !subscriptions.publish(2) {
             takeSubscription(2)?.dispose()
         }
-        subscription4 = source4.subscribeErasedObject(AnyObserver(eventHandler: self.on4))
+        subscription4 = source4.subscribeObject(AnyObserver(eventHandler: self.on4))
         if !subscriptions.publish(3) {
             takeSubscription(3)?.dispose()
         }
@@ -946,23 +946,23 @@ final class CombineLatestSink5<E1, E2, E3, E4, E5, Observer: ObserverType>: Sink
     /// Subscribes to the sources; the sink's `dispose()` ends the subscriptions.
     @inlinable
     func run(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, _ source5: Observable<E5>) -> Disposable {
-        subscription1 = source1.subscribeErasedObject(AnyObserver(eventHandler: self.on1))
+        subscription1 = source1.subscribeObject(AnyObserver(eventHandler: self.on1))
         if !subscriptions.publish(0) {
             takeSubscription(0)?.dispose()
         }
-        subscription2 = source2.subscribeErasedObject(AnyObserver(eventHandler: self.on2))
+        subscription2 = source2.subscribeObject(AnyObserver(eventHandler: self.on2))
         if !subscriptions.publish(1) {
             takeSubscription(1)?.dispose()
         }
-        subscription3 = source3.subscribeErasedObject(AnyObserver(eventHandler: self.on3))
+        subscription3 = source3.subscribeObject(AnyObserver(eventHandler: self.on3))
         if !subscriptions.publish(2) {
             takeSubscription(2)?.dispose()
         }
-        subscription4 = source4.subscribeErasedObject(AnyObserver(eventHandler: self.on4))
+        subscription4 = source4.subscribeObject(AnyObserver(eventHandler: self.on4))
         if !subscriptions.publish(3) {
             takeSubscription(3)?.dispose()
         }
-        subscription5 = source5.subscribeErasedObject(AnyObserver(eventHandler: self.on5))
+        subscription5 = source5.subscribeObject(AnyObserver(eventHandler: self.on5))
         if !subscriptions.publish(4) {
             takeSubscription(4)?.dispose()
         }
@@ -1306,27 +1306,27 @@ final class CombineLatestSink6<E1, E2, E3, E4, E5, E6, Observer: ObserverType>: 
     /// Subscribes to the sources; the sink's `dispose()` ends the subscriptions.
     @inlinable
     func run(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, _ source5: Observable<E5>, _ source6: Observable<E6>) -> Disposable {
-        subscription1 = source1.subscribeErasedObject(AnyObserver(eventHandler: self.on1))
+        subscription1 = source1.subscribeObject(AnyObserver(eventHandler: self.on1))
         if !subscriptions.publish(0) {
             takeSubscription(0)?.dispose()
         }
-        subscription2 = source2.subscribeErasedObject(AnyObserver(eventHandler: self.on2))
+        subscription2 = source2.subscribeObject(AnyObserver(eventHandler: self.on2))
         if !subscriptions.publish(1) {
             takeSubscription(1)?.dispose()
         }
-        subscription3 = source3.subscribeErasedObject(AnyObserver(eventHandler: self.on3))
+        subscription3 = source3.subscribeObject(AnyObserver(eventHandler: self.on3))
         if !subscriptions.publish(2) {
             takeSubscription(2)?.dispose()
         }
-        subscription4 = source4.subscribeErasedObject(AnyObserver(eventHandler: self.on4))
+        subscription4 = source4.subscribeObject(AnyObserver(eventHandler: self.on4))
         if !subscriptions.publish(3) {
             takeSubscription(3)?.dispose()
         }
-        subscription5 = source5.subscribeErasedObject(AnyObserver(eventHandler: self.on5))
+        subscription5 = source5.subscribeObject(AnyObserver(eventHandler: self.on5))
         if !subscriptions.publish(4) {
             takeSubscription(4)?.dispose()
         }
-        subscription6 = source6.subscribeErasedObject(AnyObserver(eventHandler: self.on6))
+        subscription6 = source6.subscribeObject(AnyObserver(eventHandler: self.on6))
         if !subscriptions.publish(5) {
             takeSubscription(5)?.dispose()
         }
@@ -1703,31 +1703,31 @@ final class CombineLatestSink7<E1, E2, E3, E4, E5, E6, E7, Observer: ObserverTyp
     /// Subscribes to the sources; the sink's `dispose()` ends the subscriptions.
     @inlinable
     func run(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, _ source5: Observable<E5>, _ source6: Observable<E6>, _ source7: Observable<E7>) -> Disposable {
-        subscription1 = source1.subscribeErasedObject(AnyObserver(eventHandler: self.on1))
+        subscription1 = source1.subscribeObject(AnyObserver(eventHandler: self.on1))
         if !subscriptions.publish(0) {
             takeSubscription(0)?.dispose()
         }
-        subscription2 = source2.subscribeErasedObject(AnyObserver(eventHandler: self.on2))
+        subscription2 = source2.subscribeObject(AnyObserver(eventHandler: self.on2))
         if !subscriptions.publish(1) {
             takeSubscription(1)?.dispose()
         }
-        subscription3 = source3.subscribeErasedObject(AnyObserver(eventHandler: self.on3))
+        subscription3 = source3.subscribeObject(AnyObserver(eventHandler: self.on3))
         if !subscriptions.publish(2) {
             takeSubscription(2)?.dispose()
         }
-        subscription4 = source4.subscribeErasedObject(AnyObserver(eventHandler: self.on4))
+        subscription4 = source4.subscribeObject(AnyObserver(eventHandler: self.on4))
         if !subscriptions.publish(3) {
             takeSubscription(3)?.dispose()
         }
-        subscription5 = source5.subscribeErasedObject(AnyObserver(eventHandler: self.on5))
+        subscription5 = source5.subscribeObject(AnyObserver(eventHandler: self.on5))
         if !subscriptions.publish(4) {
             takeSubscription(4)?.dispose()
         }
-        subscription6 = source6.subscribeErasedObject(AnyObserver(eventHandler: self.on6))
+        subscription6 = source6.subscribeObject(AnyObserver(eventHandler: self.on6))
         if !subscriptions.publish(5) {
             takeSubscription(5)?.dispose()
         }
-        subscription7 = source7.subscribeErasedObject(AnyObserver(eventHandler: self.on7))
+        subscription7 = source7.subscribeObject(AnyObserver(eventHandler: self.on7))
         if !subscriptions.publish(6) {
             takeSubscription(6)?.dispose()
         }
@@ -2137,35 +2137,35 @@ final class CombineLatestSink8<E1, E2, E3, E4, E5, E6, E7, E8, Observer: Observe
     /// Subscribes to the sources; the sink's `dispose()` ends the subscriptions.
     @inlinable
     func run(_ source1: Observable<E1>, _ source2: Observable<E2>, _ source3: Observable<E3>, _ source4: Observable<E4>, _ source5: Observable<E5>, _ source6: Observable<E6>, _ source7: Observable<E7>, _ source8: Observable<E8>) -> Disposable {
-        subscription1 = source1.subscribeErasedObject(AnyObserver(eventHandler: self.on1))
+        subscription1 = source1.subscribeObject(AnyObserver(eventHandler: self.on1))
         if !subscriptions.publish(0) {
             takeSubscription(0)?.dispose()
         }
-        subscription2 = source2.subscribeErasedObject(AnyObserver(eventHandler: self.on2))
+        subscription2 = source2.subscribeObject(AnyObserver(eventHandler: self.on2))
         if !subscriptions.publish(1) {
             takeSubscription(1)?.dispose()
         }
-        subscription3 = source3.subscribeErasedObject(AnyObserver(eventHandler: self.on3))
+        subscription3 = source3.subscribeObject(AnyObserver(eventHandler: self.on3))
         if !subscriptions.publish(2) {
             takeSubscription(2)?.dispose()
         }
-        subscription4 = source4.subscribeErasedObject(AnyObserver(eventHandler: self.on4))
+        subscription4 = source4.subscribeObject(AnyObserver(eventHandler: self.on4))
         if !subscriptions.publish(3) {
             takeSubscription(3)?.dispose()
         }
-        subscription5 = source5.subscribeErasedObject(AnyObserver(eventHandler: self.on5))
+        subscription5 = source5.subscribeObject(AnyObserver(eventHandler: self.on5))
         if !subscriptions.publish(4) {
             takeSubscription(4)?.dispose()
         }
-        subscription6 = source6.subscribeErasedObject(AnyObserver(eventHandler: self.on6))
+        subscription6 = source6.subscribeObject(AnyObserver(eventHandler: self.on6))
         if !subscriptions.publish(5) {
             takeSubscription(5)?.dispose()
         }
-        subscription7 = source7.subscribeErasedObject(AnyObserver(eventHandler: self.on7))
+        subscription7 = source7.subscribeObject(AnyObserver(eventHandler: self.on7))
         if !subscriptions.publish(6) {
             takeSubscription(6)?.dispose()
         }
-        subscription8 = source8.subscribeErasedObject(AnyObserver(eventHandler: self.on8))
+        subscription8 = source8.subscribeObject(AnyObserver(eventHandler: self.on8))
         if !subscriptions.publish(7) {
             takeSubscription(7)?.dispose()
         }
