@@ -53,3 +53,30 @@ final class SessionGraphTests: XCTestCase {
         XCTAssertEqual(sent, [output("out0", "0"), output("out1", "1"), output("out2", "2")])
     }
 }
+
+/// `WireOutput.reader`: a stored property of a struct is read at its offset, anything else
+/// through the key path, and both give the value the key path gives.
+final class WireOutputReaderTests: XCTestCase {
+    struct Outputs {
+        let first: Observable<Int>
+        let second: Observable<String>
+        var computed: Observable<String> { second }
+    }
+
+    final class ClassOutputs {
+        let stream = Observable.just(3)
+    }
+
+    func testStoredComputedClassAndIdentityPathsReadTheSameStreamAsTheKeyPath() {
+        let outputs = Outputs(first: .just(1), second: .just("two"))
+        XCTAssertNotNil(MemoryLayout<Outputs>.offset(of: \Outputs.second), "read at its offset")
+        XCTAssertTrue(WireOutput<Outputs>.reader(\.first)(outputs) === outputs.first)
+        XCTAssertTrue(WireOutput<Outputs>.reader(\.second)(outputs) === outputs.second)
+        XCTAssertNil(MemoryLayout<Outputs>.offset(of: \Outputs.computed), "read through the key path")
+        XCTAssertTrue(WireOutput<Outputs>.reader(\.computed)(outputs) === outputs.second)
+        let object = ClassOutputs()
+        XCTAssertTrue(WireOutput<ClassOutputs>.reader(\.stream)(object) === object.stream)
+        let alone = Observable.just(4)
+        XCTAssertTrue(WireOutput<Observable<Int>>.reader(\.self)(alone) === alone)
+    }
+}
