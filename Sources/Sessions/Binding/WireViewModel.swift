@@ -99,12 +99,13 @@ public struct WireViewModel {
         var checksDeclarations = false
         assert({ checksDeclarations = true; return true }())
         let bindAll = Self.bindingAll(outputs)
+        let outputCount = outputs.count  // not the array: its metadata would be looked up per session
         build = { [checksDeclarations] client, sink in
             let wire = WireInputs(client: client, count: declarations.count, recordsDeclarations: checksDeclarations)
             let output = makeOutput(wire, client)
             assert(wire.declarations == declarations, "the input closure of \(name) must declare the same inputs every time")
             var subscriptions: [AnyObject & Disposable] = []
-            subscriptions.reserveCapacity(outputs.count)
+            subscriptions.reserveCapacity(outputCount)
             bindAll(output, sink, &subscriptions)
             return SessionGraph(feeds: wire.feeds, subscriptions: subscriptions)
         }
