@@ -38,9 +38,11 @@ public final class HTTPServer {
     @exclusivity(unchecked) private var routes: [String: PathRoutes] = [:]
     @exclusivity(unchecked) private var webSocketFallback: (() -> any WebSocketHandler)?
     @exclusivity(unchecked) private var connections = ConnectionTable<HTTPConnection>()
-    // WebSockets stay in a dictionary: an index in each would grow the idle session's object
-    // past its malloc block (HTTPServerLayoutTests), and the HTTP table is the hot one.
-    @exclusivity(unchecked) private var webSockets: [ObjectIdentifier: WebSocketConnection] = [:]
+    /// The upgraded connections open, counted only: a drain finds them on the loop
+    /// (`openWebSockets()`), so no table follows every session (a dictionary entry cost each
+    /// about 26 bytes and 1,200 instructions, and an index would grow the session's
+    /// `WebSocketConnection` past its malloc block, HTTPServerLayoutTests).
+    @exclusivity(unchecked) private var webSocketCount = 0
     @exclusivity(unchecked) private var shutdownCompletions: [() -> Void] = []
     @exclusivity(unchecked) private var shutdownTimer: TimerHandle?
     @exclusivity(unchecked) private var started = false
@@ -134,15 +136,15 @@ public final class HTTPServer {
         shutdownCompletions.append(completion)
         guard !isDraining else { return finishShutdownIfDone() }
         isDraining = true
-        logger.info("draining", metadata: ["http": "\(connections.count)", "websockets": "\(webSockets.count)"])
+        logger.info("draining", metadata: ["http": "\(connections.count)", "websockets": "\(webSocketCount)"])
         acceptor?.close()
         acceptor = nil
         for connection in connections.entries { connection.closeIfIdle() }
-        for webSocket in webSockets.values { webSocket.close(code: 1001, reason: "server shutting down") }
+        for webSocket in openWebSockets() { webSocket.close(code: 1001, reason: "server shutting down") }
         do {
             shutdownTimer = try loop.scheduleTimer(after: configuration.shutdownTimeout) { [unowned self] in
                 for connection in connections.entries { connection.tcp.close() }
-                for webSocket in webSockets.values { webSocket.abort() }
+                for webSocket in openWebSockets() { webSocket.abort() }
             }
         } catch {
             logger.error("no shutdown timeout: connections that do not close are not dropped", metadata: ["error": "\(error)"])
@@ -151,7 +153,7 @@ public final class HTTPServer {
     }
 
     private func finishShutdownIfDone() {
-        guard isDraining, connections.isEmpty, webSockets.isEmpty, !shutdownCompletions.isEmpty else { return }
+        guard isDraining, connections.isEmpty, webSocketCount == 0, !shutdownCompletions.isEmpty else { return }
         shutdownTimer?.cancel()
         shutdownTimer = nil
         let completions = shutdownCompletions
@@ -196,14 +198,22 @@ public final class HTTPServer {
             deflateStreams = PerMessageDeflateStreams()
         }
         let webSocket = WebSocketConnection(tcp: connection.tcp, handler: handler, server: self, deflate: deflate)
-        webSockets[ObjectIdentifier(webSocket)] = webSocket
+        webSocketCount += 1
         webSocket.start(request: request, leftover: leftover)
     }
 
     /// A WebSocket connection's TCP connection closed.
     func webSocketClosed(_ webSocket: WebSocketConnection) {
-        webSockets.removeValueAndShrink(forKey: ObjectIdentifier(webSocket))
+        webSocketCount -= 1
         finishShutdownIfDone()
+    }
+
+    /// This server's WebSocket connections still open on its loop.
+    private func openWebSockets() -> [WebSocketConnection] {
+        loop.openConnections().compactMap { connection in
+            guard let webSocket = connection.delegate as? WebSocketConnection, webSocket.server === self else { return nil }
+            return webSocket
+        }
     }
 
     /// The Date header value, formatted at most once a second.

@@ -26,7 +26,7 @@ public final class WebSocketConnection {
     @exclusivity(unchecked) private var handler: (any WebSocketHandler)?
     /// The server, for its configuration, its shared zlib streams and to be told of the
     /// close; it outlives its connections.
-    private unowned let server: HTTPServer
+    unowned let server: HTTPServer
     // `@exclusivity(unchecked)` below: loop thread only; `receive` is the one access to
     // `machine` that spans calls out, and nothing it calls reaches `machine`.
     @exclusivity(unchecked) private var machine: WebSocketProtocolMachine

@@ -79,6 +79,48 @@ final class TCPTests: XCTestCase {
         XCTAssertEqual(LiveCounts.handles, handlesBefore)
     }
 
+    /// `openConnections()` walks the loop's handles: every accepted connection that is open,
+    /// not the acceptor, not a timer, and not a connection already closing.
+    func testOpenConnectionsListsTheLoopsOpenConnectionsOnly() throws {
+        let handlesBefore = LiveCounts.handles
+        let runner = try LoopThread()
+        let loop = runner.loop
+        let accepted = LoopConfined<[TCPConnection]>([])
+        let listener = LoopConfined<TCPAcceptor?>(nil)
+        let timer = LoopConfined<TimerHandle?>(nil)
+        let port = try runner.sync {
+            let acceptor = try TCPAcceptor(loop: loop, host: "127.0.0.1", port: 0)
+            try acceptor.start { connection in
+                connection.delegate = EchoDelegate(closed: Locked(0))
+                accepted.value.append(connection)
+                connection.startReading()
+            }
+            listener.value = acceptor
+            timer.value = try loop.scheduleTimer(after: .seconds(60)) {}
+            return acceptor.localPort
+        }
+        let clients = try (0..<3).map { _ in try BlockingClient(port: port) }
+        XCTAssertTrue(eventually { LiveCounts.connections == 3 })
+        let (all, afterOneCloses): ([ObjectIdentifier], [ObjectIdentifier]) = try runner.sync {
+            let all = loop.openConnections().map(ObjectIdentifier.init)
+            accepted.value[1].close()
+            return (all, loop.openConnections().map(ObjectIdentifier.init))
+        }
+        let ids = try runner.sync { accepted.value.map(ObjectIdentifier.init) }
+        XCTAssertEqual(Set(all), Set(ids))
+        XCTAssertEqual(all.count, 3)
+        XCTAssertEqual(Set(afterOneCloses), Set([ids[0], ids[2]]))
+        for client in clients { client.shutdownWrite() }
+        XCTAssertTrue(eventually { LiveCounts.connections == 0 })
+        try runner.sync {
+            listener.value?.close()
+            timer.value?.cancel()
+            accepted.value = []
+        }
+        XCTAssertTrue(runner.stop())
+        XCTAssertEqual(LiveCounts.handles, handlesBefore)
+    }
+
     func testListenOnBusyPortThrowsAddressInUse() throws {
         let runner = try LoopThread()
         let (port, _) = try listen(runner) { EchoDelegate(closed: Locked(0)) }
