@@ -58,7 +58,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
-        .target(name: "Accounts", dependencies: ["CSQLite", "CArgon2", "CLibPQ", "RxSwift"]),
+        .target(name: "Accounts", dependencies: ["CSQLite", "CArgon2", "CLibPQ", "COpenSSL", "RxSwift"]),
 
         // The library an app serves itself with: its command line, configuration and serving.
         .target(name: "RxLive", dependencies: [

@@ -6,6 +6,8 @@ public protocol CredentialDatabase: Sendable {
     func connect() throws -> any CredentialConnection
     /// Where the database is, for logs (never a password).
     var displayName: String { get }
+    /// What waits for word of a revocation (`RevocationWatcher`); by default a sleep.
+    func makeRevocationWaiter() -> any RevocationWaiter
 }
 
 /// One connection to a `CredentialDatabase`, used by one thread at a time. Blocking.
@@ -40,6 +42,30 @@ public protocol CredentialConnection: AnyObject {
     /// Deletes the failure counters whose last failure is before `before`, and the known
     /// addresses last seen before `knownBefore`.
     func pruneFailureCounters(before: Double, knownBefore: Double) throws
+
+    // Signing in (`CredentialStore+SignIn.swift`): tokens and codes are kept by hash only.
+    /// Stores a hand-over code.
+    func insertSignInCode(hash: String, username: String, expiresAt: Double) throws
+    /// Deletes the code and returns its user when it had not expired at `now`; nil when
+    /// there is no such code (never made, or used already).
+    func takeSignInCode(hash: String, now: Double) throws -> String?
+    /// Stores a signed-in session under its token's hash.
+    func insertSignedInSession(_ session: SignedInSession, tokenHash: String) throws
+    /// The session of a token, expired or not; nil when there is none.
+    func signedInSession(tokenHash: String) throws -> SignedInSession?
+    /// Records a use of the session.
+    func touchSignedInSession(id: String, at time: Double) throws
+    /// Deletes the sessions `revocation` names and logs it for every instance (told at once
+    /// where the database can: PostgreSQL's NOTIFY); the ids of the sessions deleted.
+    func revoke(_ revocation: Revocation, at time: Double) throws -> [String]
+    /// Every session of `username`, oldest first.
+    func signedInSessions(of username: String) throws -> [SignedInSession]
+    /// The revocations logged after `sequence`, in order, each with its sequence number.
+    func revocations(after sequence: Int64) throws -> [(sequence: Int64, revocation: Revocation)]
+    /// The newest revocation's sequence number (0 when none).
+    func latestRevocation() throws -> Int64
+    /// Deletes sessions expired at `now`, codes expired at `now`, and revocations logged before `logBefore`.
+    func pruneSignIn(now: Double, logBefore: Double) throws
 }
 
 /// What failed logins are counted by.

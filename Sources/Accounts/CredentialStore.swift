@@ -34,7 +34,7 @@ public final class CredentialStore: Sendable {
     /// When counters older than their window were last deleted (Unix seconds).
     private let lastPrune = Mutex(-Double.infinity)
     /// Unix time in seconds: counters are compared across machines, so wall time.
-    private let clock: @Sendable () -> Double
+    let clock: @Sendable () -> Double
 
     /// The three failure counts and how long an address that logged in stays known.
     public struct Policies: Sendable, Equatable {
@@ -78,6 +78,9 @@ public final class CredentialStore: Sendable {
         self.clock = clock
     }
 
+    /// The database, for what follows it beside the pool (`RevocationWatcher`).
+    var databaseForSignIn: any CredentialDatabase { pool.database }
+
     /// Where the accounts are, for logs.
     public var displayName: String { pool.database.displayName }
 
@@ -88,7 +91,7 @@ public final class CredentialStore: Sendable {
 
     /// Runs `body` on a connection whose schema is current: each connection checks it once,
     /// so a database file replaced under a running server is migrated when it is reopened.
-    private func withConnection<Result>(_ body: (any CredentialConnection) throws -> Result) throws -> Result {
+    func withConnection<Result>(_ body: (any CredentialConnection) throws -> Result) throws -> Result {
         try pool.withConnection { connection in
             if !connection.isMigrated {
                 try connection.migrate()
@@ -109,9 +112,28 @@ public final class CredentialStore: Sendable {
 
     /// Removes an account; `false` when there was none. A name that `CredentialRules`
     /// refuses (one stored before the rules) is removed as given.
+    /// Every signed-in session of the account ends too, on every instance.
     public func removeAccount(_ username: String) throws -> Bool {
         let name = (try? CredentialRules.normalizedUsername(username)) ?? username
-        return try withConnection { try $0.deleteAccount(name) }
+        return try withConnection { connection in
+            guard try connection.deleteAccount(name) else { return false }
+            _ = try connection.revoke(.user(name), at: clock())
+            return true
+        }
+    }
+
+    /// Sets a new password for an existing account and ends every signed-in session of it
+    /// (on every instance); `false` when there is no such account.
+    public func changePassword(of username: String, to password: String) throws -> Bool {
+        let name = try CredentialRules.normalizedUsername(username)
+        try CredentialRules.validatePassword(password)
+        let hash = try hasher.hash(password)
+        return try withConnection { connection in
+            guard try connection.passwordHash(of: name) != nil else { return false }
+            try connection.updatePasswordHash(hash, of: name, now: clock())
+            _ = try connection.revoke(.user(name), at: clock())
+            return true
+        }
     }
 
     /// Every account name, sorted.

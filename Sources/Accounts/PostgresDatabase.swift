@@ -20,6 +20,11 @@ public struct PostgresDatabase: CredentialDatabase {
     public var displayName: String { "postgres" }
 
     public func connect() throws -> any CredentialConnection {
+        PostgresConnection(try connectRaw())
+    }
+
+    /// A libpq connection to the server, its notices silenced.
+    func connectRaw() throws -> OpaquePointer {
         // Later keywords win over those expanded from `dbname`, so the URI's own timeout wins.
         let keywords = ["connect_timeout", "dbname"]
         let values = [String(connectTimeout), uri]
@@ -33,7 +38,7 @@ public struct PostgresDatabase: CredentialDatabase {
         }
         // The server's notices ("relation already exists, skipping") are not for the log.
         PQsetNoticeProcessor(connection, { _, _ in }, nil)
-        return PostgresConnection(connection)
+        return connection
     }
 }
 
@@ -62,6 +67,28 @@ final class PostgresConnection: CredentialConnection {
         """,
         // Old counters are deleted by age.
         "CREATE INDEX login_failures_age ON login_failures (last_failure);",
+        // Signed-in sessions (tokens by hash), hand-over codes and the log of sign-outs.
+        """
+        CREATE TABLE sign_in_sessions (
+            id text PRIMARY KEY,
+            token_hash text NOT NULL UNIQUE,
+            username text NOT NULL,
+            created_at double precision NOT NULL,
+            last_used_at double precision NOT NULL,
+            expires_at double precision NOT NULL,
+            client_address text NOT NULL,
+            user_agent text NOT NULL);
+        CREATE INDEX sign_in_sessions_user ON sign_in_sessions (username);
+        CREATE TABLE sign_in_codes (
+            code_hash text PRIMARY KEY,
+            username text NOT NULL,
+            expires_at double precision NOT NULL);
+        CREATE TABLE sign_in_revocations (
+            sequence bigserial PRIMARY KEY,
+            kind text NOT NULL,
+            value text NOT NULL,
+            at double precision NOT NULL);
+        """,
     ]
     /// The advisory lock that keeps two instances from migrating at once.
     private static let migrationLock = 0x72_78_6c_69_76_65  // "rxlive"
@@ -154,7 +181,7 @@ final class PostgresConnection: CredentialConnection {
 
     // MARK: statements
 
-    private func transaction<Result>(_ body: () throws -> Result) throws -> Result {
+    func transaction<Result>(_ body: () throws -> Result) throws -> Result {
         _ = try query("BEGIN")
         do {
             let result = try body()
@@ -176,7 +203,7 @@ final class PostgresConnection: CredentialConnection {
     }
 
     /// Runs one statement with text parameters; the rows as text.
-    private func query(_ sql: String, _ parameters: [String] = []) throws -> [[String]] {
+    func query(_ sql: String, _ parameters: [String] = []) throws -> [[String]] {
         try Self.checkParameters(parameters)
         let result = withCStrings(parameters) { values in
             PQexecParams(connection, sql, Int32(parameters.count), nil, values, nil, nil, 0)

@@ -148,6 +148,28 @@ final class SQLiteConnection: CredentialConnection {
         """,
         // Old counters are deleted by age.
         "CREATE INDEX login_failures_age ON login_failures (last_failure);",
+        // Signed-in sessions (tokens by hash), hand-over codes and the log of sign-outs.
+        """
+        CREATE TABLE sign_in_sessions (
+            id TEXT PRIMARY KEY NOT NULL,
+            token_hash TEXT NOT NULL UNIQUE,
+            username TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            last_used_at REAL NOT NULL,
+            expires_at REAL NOT NULL,
+            client_address TEXT NOT NULL,
+            user_agent TEXT NOT NULL);
+        CREATE INDEX sign_in_sessions_user ON sign_in_sessions (username);
+        CREATE TABLE sign_in_codes (
+            code_hash TEXT PRIMARY KEY NOT NULL,
+            username TEXT NOT NULL,
+            expires_at REAL NOT NULL);
+        CREATE TABLE sign_in_revocations (
+            sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+            kind TEXT NOT NULL,
+            value TEXT NOT NULL,
+            at REAL NOT NULL);
+        """,
     ]
 
     init(handle: OpaquePointer, path: String, identity: FileIdentity) {
@@ -263,11 +285,11 @@ final class SQLiteConnection: CredentialConnection {
         guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else { throw failure() }
     }
 
-    private func run(_ sql: String, _ values: [Value]) throws {
+    func run(_ sql: String, _ values: [Value]) throws {
         _ = try query(sql, values) { _ in () }
     }
 
-    private func query<Row>(_ sql: String, _ values: [Value] = [], row: (OpaquePointer) -> Row) throws -> [Row] {
+    func query<Row>(_ sql: String, _ values: [Value] = [], row: (OpaquePointer) -> Row) throws -> [Row] {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else { throw failure() }
         defer { sqlite3_finalize(statement) }
@@ -291,7 +313,7 @@ final class SQLiteConnection: CredentialConnection {
         }
     }
 
-    private func transaction<Result>(immediate: Bool, _ body: () throws -> Result) throws -> Result {
+    func transaction<Result>(immediate: Bool, _ body: () throws -> Result) throws -> Result {
         try execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN")
         do {
             let result = try body()
@@ -317,7 +339,7 @@ final class SQLiteConnection: CredentialConnection {
     }
 
     /// A text column read with its byte length (a NUL inside is kept).
-    private static func text(_ statement: OpaquePointer, _ column: Int32) -> String {
+    static func text(_ statement: OpaquePointer, _ column: Int32) -> String {
         guard let start = sqlite3_column_text(statement, column) else { return "" }
         let length = Int(sqlite3_column_bytes(statement, column))
         return String(decoding: UnsafeBufferPointer(start: start, count: length), as: UTF8.self)
