@@ -17,6 +17,7 @@ public struct StoreLoginService: Sendable {
     private let clientAddress: String
     private let homeScheduler: @Sendable () -> any ImmediateSchedulerType
     private let onUnavailable: @Sendable (String) -> Void
+    private let onAccepted: (@Sendable (_ username: String) -> Void)?
 
     /// A service for one client.
     /// - Parameters:
@@ -24,11 +25,15 @@ public struct StoreLoginService: Sendable {
     ///   - homeScheduler: called when a request is subscribed, on the subscribing thread:
     ///     the scheduler the answer is delivered on (the session's loop).
     ///   - onUnavailable: told why the database could not answer (for the log).
+    ///   - onAccepted: run on the worker thread after a right password, before `true` is
+    ///     delivered, with the name in NFC (to sign the client in).
     public init(
         store: CredentialStore, workers: WorkerPool, clientAddress: String,
         homeScheduler: @escaping @Sendable () -> any ImmediateSchedulerType,
-        onUnavailable: @escaping @Sendable (String) -> Void = { _ in }
+        onUnavailable: @escaping @Sendable (String) -> Void = { _ in },
+        onAccepted: (@Sendable (_ username: String) -> Void)? = nil
     ) {
+        self.onAccepted = onAccepted
         self.store = store
         self.workers = workers
         self.clientAddress = clientAddress
@@ -39,7 +44,7 @@ public struct StoreLoginService: Sendable {
     /// Checks `username` and `password` on the worker pool.
     public func login(username: String, password: String) -> Observable<Bool> {
         let store = store, workers = workers, clientAddress = clientAddress
-        let homeScheduler = homeScheduler, onUnavailable = onUnavailable
+        let homeScheduler = homeScheduler, onUnavailable = onUnavailable, onAccepted = onAccepted
         return Observable.create { observer in
             let home = HomeDelivery(scheduler: homeScheduler(), observer: observer)
             let request = CompositeDisposable()
@@ -54,6 +59,9 @@ public struct StoreLoginService: Sendable {
             let check = workers.schedule(key: clientAddress, onShed: { deliver(Self.busy) }) {
                 let verdict = store.authenticate(username: username, password: password, clientAddress: clientAddress)
                 if case .unavailable(let reason) = verdict { onUnavailable(reason) }
+                if verdict == .accepted, let onAccepted, let name = try? CredentialRules.normalizedUsername(username) {
+                    onAccepted(name)
+                }
                 deliver(verdict)
             }
             guard let check else {

@@ -8,6 +8,8 @@ final class HTTPConnection: ConnectionTableEntry {
     private enum Phase {
         /// Reading requests (keep-alive).
         case reading
+        /// A deferred route or an upgrade's admission is deciding; later requests wait.
+        case waiting
         /// A final response was queued; TCP is finishing.
         case closing
         /// The socket belongs to a WebSocketConnection now.
@@ -15,7 +17,7 @@ final class HTTPConnection: ConnectionTableEntry {
     }
 
     /// What the connection's deadline currently measures.
-    private enum TimerPurpose { case none, head, idle, stalled }
+    private enum TimerPurpose { case none, head, idle, stalled, answer }
 
     private let server: HTTPServer
     let tcp: TCPConnection
@@ -69,11 +71,16 @@ final class HTTPConnection: ConnectionTableEntry {
         switch purpose {
         case .none: tcp.clearDeadline()
         case .head: tcp.setDeadline(afterMilliseconds: server.timeouts.head)
-        case .idle, .stalled: tcp.setDeadline(afterMilliseconds: server.timeouts.idle)
+        case .idle, .stalled, .answer: tcp.setDeadline(afterMilliseconds: server.timeouts.idle)
         }
     }
 
     private func timerFired() {
+        if phase == .waiting && timerPurpose == .answer {
+            // The answer never came (a database that hangs): say so rather than hold the socket.
+            phase = .reading
+            return send(.error(503), headOnly: false, keepAlive: false)
+        }
         guard phase == .reading else { return }
         switch timerPurpose {
         case .none: break
@@ -81,6 +88,7 @@ final class HTTPConnection: ConnectionTableEntry {
         case .idle: finish()
         // The peer has not taken our answers for a whole idle timeout: give up on it.
         case .stalled: tcp.close()
+        case .answer: break
         }
     }
 
@@ -124,7 +132,46 @@ final class HTTPConnection: ConnectionTableEntry {
             send(response, headOnly: request.method == "HEAD", keepAlive: keepAlive)
         case .upgrade(let key, let makeHandler):
             upgrade(request, key: key, handler: makeHandler())
+        case .admittedUpgrade(let key, let route):
+            wait()
+            route.admit(context(request), HTTPAnswer(loop: tcp.loop) { [self] admission in
+                guard phase == .waiting else { return }
+                switch admission {
+                case .admit(let identity):
+                    upgrade(request, key: key, handler: route.makeHandler(identity))
+                case .refuse(let response):
+                    resume(with: response, to: request)
+                }
+            })
+        case .deferred(let route):
+            wait()
+            route.handler(context(request), HTTPAnswer(loop: tcp.loop) { [self] response in
+                guard phase == .waiting else { return }
+                resume(with: response, to: request)
+            })
         }
+    }
+
+    /// Stops reading requests until the answer comes, at most an idle timeout.
+    private func wait() {
+        phase = .waiting
+        armTimer(.answer)
+    }
+
+    /// Sends a deferred answer and goes on with the requests that waited behind it.
+    private func resume(with response: HTTPResponse, to request: HTTPRequestHead) {
+        phase = .reading
+        timerPurpose = .none
+        let keepAlive = request.keepAlive && !decoder.isStopped && !server.isDraining
+        send(response, headOnly: request.method == "HEAD", keepAlive: keepAlive)
+        process()
+        finishIfPeerDone()
+    }
+
+    private func context(_ request: HTTPRequestHead) -> HTTPRequestContext {
+        HTTPRequestContext(head: request, body: decoder.body, peerAddress: tcp.peerAddress, isTLS: server.configuration.tls != nil,
+                           originAllowed: request.headers(named: "origin").count == 1
+                               && WebSocketUpgrade.isOriginAllowed(request, hostPolicy: server.hostPolicy))
     }
 
     private func upgrade(_ request: HTTPRequestHead, key: String, handler: any WebSocketHandler) {
@@ -156,6 +203,12 @@ final class HTTPConnection: ConnectionTableEntry {
 
 extension HTTPConnection: TCPConnectionDelegate {
     func connection(_ connection: TCPConnection, didRead bytes: UnsafeRawBufferPointer) {
+        if phase == .waiting {
+            // Held until the answer; a peer that sends more than a head meanwhile is dropped.
+            decoder.append(bytes)
+            if decoder.bufferedByteCount > server.configuration.maxHeadSize { tcp.close() }
+            return
+        }
         guard phase == .reading else { return }
         decoder.append(bytes)
         process()
@@ -169,6 +222,7 @@ extension HTTPConnection: TCPConnectionDelegate {
     }
 
     func connectionDidReachEOF(_ connection: TCPConnection) {
+        if phase == .waiting { peerFinished = true }
         guard phase == .reading else { return }
         peerFinished = true
         process()
@@ -186,5 +240,7 @@ extension HTTPConnection: TCPConnectionDelegate {
 
     func connectionDidClose(_ connection: TCPConnection) {
         if phase != .upgraded { server.connectionClosed(self) }
+        // An answer still on its way finds the connection gone.
+        if phase == .waiting { phase = .closing }
     }
 }

@@ -1,6 +1,7 @@
 /// Splits a connection's byte stream into request heads, with bounds: a head may not pass
-/// `maxHeadSize` bytes, and a body (which this server never needs) is skipped only when its
-/// `Content-Length` is at most `maxBodySize`.
+/// `maxHeadSize` bytes, and a body is taken only when its `Content-Length` is at most
+/// `maxBodySize`: one of at most `maxKeptBodySize` bytes is kept for the route (`body`, a
+/// sign-in's code), a longer one skipped.
 ///
 /// Malformed input fails fast: a bare LF, a CR not followed by LF or a control character is
 /// refused as soon as it arrives, without waiting for the end of the head.
@@ -13,6 +14,8 @@ public struct HTTPRequestDecoder {
         public var maxHeaderCount: Int
         /// Largest Content-Length skipped (413 above).
         public var maxBodySize: Int
+        /// Largest body kept for the route; a longer one is skipped unread.
+        public var maxKeptBodySize = 4096
 
         /// Limits with the server's defaults.
         public init(maxHeadSize: Int = 16 * 1024, maxHeaderCount: Int = 100, maxBodySize: Int = 64 * 1024) {
@@ -33,6 +36,11 @@ public struct HTTPRequestDecoder {
     private var buffer: [UInt8] = []
     private var scanned = 0
     private var bodyToSkip = 0
+    /// A head whose body is still arriving, and that body's length.
+    private var waitingHead: (head: HTTPRequestHead, length: Int)?
+    /// The body of the last head `next()` returned: empty when it had none or a longer one
+    /// than `maxKeptBodySize` (skipped).
+    public private(set) var body: [UInt8] = []
     /// True after a failure or a chunked body: the stream can no longer be framed.
     public private(set) var isStopped = false
 
@@ -42,7 +50,10 @@ public struct HTTPRequestDecoder {
     }
 
     /// True while bytes of an unfinished request (head or skipped body) are pending.
-    public var hasPartialInput: Bool { !buffer.isEmpty || bodyToSkip > 0 }
+    public var hasPartialInput: Bool { !buffer.isEmpty || bodyToSkip > 0 || waitingHead != nil }
+
+    /// Bytes held and not yet decoded.
+    public var bufferedByteCount: Int { buffer.count }
 
     /// Adds bytes read from the connection.
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
@@ -65,6 +76,14 @@ public struct HTTPRequestDecoder {
             bodyToSkip -= skipped
             if bodyToSkip > 0 { return nil }
         }
+        if let waiting = waitingHead {
+            guard buffer.count >= waiting.length else { return nil }
+            body = Array(buffer[0..<waiting.length])
+            buffer.removeFirst(waiting.length)
+            waitingHead = nil
+            return .head(waiting.head)
+        }
+        body = []
         // RFC 9112 §2.2: empty lines before a request line are ignored.
         var leading = 0
         while leading + 1 < buffer.count, buffer[leading] == HTTPRequestParser.cr, buffer[leading + 1] == HTTPRequestParser.lf {
@@ -89,6 +108,10 @@ public struct HTTPRequestDecoder {
                 break
             case .contentLength(let length):
                 if length > limits.maxBodySize { return fail(.contentTooLarge) }
+                if length > 0 && length <= limits.maxKeptBodySize {
+                    waitingHead = (head, length)
+                    return next()
+                }
                 bodyToSkip = length
             case .chunked:
                 isStopped = true

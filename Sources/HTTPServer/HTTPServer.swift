@@ -14,12 +14,18 @@ public final class HTTPServer {
     enum Routing {
         case response(HTTPResponse)
         case upgrade(key: String, makeHandler: () -> any WebSocketHandler)
+        /// An upgrade whose admission is decided first, perhaps off the loop (a sign-in's lookup).
+        case admittedUpgrade(key: String, route: AdmittedWebSocketRoute)
+        /// A response made later, perhaps off the loop (`addDeferredRoute`).
+        case deferred(DeferredRoute)
     }
 
     /// What one path routes to: a response route (checked first), a WebSocket route, or both.
-    private struct PathRoutes {
+    struct PathRoutes {
         var response: ((HTTPRequestHead) -> HTTPResponse)?
         var webSocket: (() -> any WebSocketHandler)?
+        var admittedWebSocket: AdmittedWebSocketRoute?
+        var deferred: DeferredRoute?
     }
 
     /// The settings the server was made with.
@@ -27,7 +33,7 @@ public final class HTTPServer {
     /// The loop every connection of this server lives on.
     public let loop: EventLoop
     private let logger: Logger
-    private let hostPolicy: HostPolicy
+    let hostPolicy: HostPolicy
     /// The configuration's timeouts in milliseconds.
     let timeouts: ConnectionTimeouts
     private var acceptor: TCPAcceptor?
@@ -35,7 +41,7 @@ public final class HTTPServer {
     // The tables below go unchecked for exclusivity: loop thread only, never borrowed
     // across a call that could reach them again (five dynamic checks per session less).
     /// Both kinds of route by path in one table: a request looks its path up once.
-    @exclusivity(unchecked) private var routes: [String: PathRoutes] = [:]
+    @exclusivity(unchecked) var routes: [String: PathRoutes] = [:]
     @exclusivity(unchecked) private var webSocketFallback: (() -> any WebSocketHandler)?
     @exclusivity(unchecked) private var connections = ConnectionTable<HTTPConnection>()
     /// The upgraded connections open, counted only: a drain finds them on the loop
@@ -243,6 +249,19 @@ public final class HTTPServer {
         let pathRoutes = routes[request.path]
         if let handler = pathRoutes?.response {
             return .response(isGetOrHead ? handler(request) : notAllowed)
+        }
+        if let deferred = pathRoutes?.deferred {
+            guard deferred.methods.contains(request.method) else {
+                return .response(.error(405, headers: [("Allow", deferred.methods.sorted().joined(separator: ", "))]))
+            }
+            return .deferred(deferred)
+        }
+        if let admitted = pathRoutes?.admittedWebSocket {
+            if isDraining { return .response(.error(503)) }
+            switch WebSocketUpgrade.evaluate(request, hostPolicy: hostPolicy) {
+            case .accept(let key): return .admittedUpgrade(key: key, route: admitted)
+            case .refuse(let response): return .response(response)
+            }
         }
         if let makeHandler = pathRoutes?.webSocket ?? upgradeFallback(for: request) {
             if isDraining { return .response(.error(503)) }

@@ -42,6 +42,10 @@ public struct Configuration: Equatable, Sendable {
     public var database: DatabaseLocation = Settings.database.defaultValue
     /// Threads that hash passwords; the default leaves one core to the event loop.
     public var loginWorkers: Int = Settings.loginWorkers.defaultValue
+    /// How long a sign-in may go unused.
+    public var sessionIdleTimeout: Duration = Settings.sessionIdleTimeout.defaultValue
+    /// How long a sign-in lasts at most.
+    public var sessionLifetime: Duration = Settings.sessionLifetime.defaultValue
     /// Proxies whose `X-Forwarded-For` is believed (exact IP addresses).
     public var trustedProxies: [String] = Settings.trustedProxies.defaultValue
     /// Whether `/ws/dashboard` exists: `auto` serves it on a loopback address (or with an

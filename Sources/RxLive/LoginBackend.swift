@@ -49,11 +49,14 @@ struct LoginBackend {
         return LoginBackend(store: store, workers: WorkerPool(threads: configuration.loginWorkers, name: "rxlive.login"))
     }
 
-    /// The login service of one session, answering on the loop it subscribes from.
-    func service(clientAddress: String, fallback loop: EventLoop, logger: Logger) -> StoreLoginService {
+    /// The login service of one session, answering on the loop it subscribes from; with
+    /// `onAccepted`, a right password also runs it (on the worker thread).
+    func service(clientAddress: String, fallback loop: EventLoop, logger: Logger,
+                 onAccepted: (@Sendable (String) -> Void)? = nil) -> StoreLoginService {
         StoreLoginService(
             store: store, workers: workers, clientAddress: clientAddress,
             homeScheduler: { LoopScheduler(loop: EventLoop.current ?? loop) },
-            onUnavailable: { reason in logger.error("login unavailable: the accounts database did not answer", metadata: ["error": "\(reason)"]) })
+            onUnavailable: { reason in logger.error("login unavailable: the accounts database did not answer", metadata: ["error": "\(reason)"]) },
+            onAccepted: onAccepted)
     }
 }

@@ -72,4 +72,8 @@ public struct RxLiveContext: Sendable {
     /// The account store's login check for one client address, when the app uses accounts
     /// and `--login-service` is `store`; `nil` otherwise.
     public let accounts: (@Sendable (_ clientAddress: String) -> StoreLoginService)?
+    /// The same check for one session that also signs its client in: a right password sends
+    /// the session `{"signIn":…}` with a hand-over code for the session cookie (PROTOCOL.md,
+    /// "Signing in"). `nil` when `accounts` is.
+    public let signingIn: (@Sendable (_ client: WireClient) -> StoreLoginService)?
 }

@@ -76,6 +76,10 @@ struct RxLiveCommand: ParsableCommand {
 
     @Option(name: Settings.loginWorkers.name, help: Settings.loginWorkers.argumentHelp)
     var loginWorkers: String?
+    @Option(name: Settings.sessionIdleTimeout.name, help: Settings.sessionIdleTimeout.argumentHelp)
+    var sessionIdleTimeout: String?
+    @Option(name: Settings.sessionLifetime.name, help: Settings.sessionLifetime.argumentHelp)
+    var sessionLifetime: String?
 
     @Option(name: Settings.trustedProxies.name, help: Settings.trustedProxies.argumentHelp)
     var trustedProxies: [String] = []
@@ -117,6 +121,8 @@ struct RxLiveCommand: ParsableCommand {
         flags.set(Settings.loginService, loginService)
         flags.set(Settings.database, database)
         flags.set(Settings.loginWorkers, loginWorkers)
+        flags.set(Settings.sessionIdleTimeout, sessionIdleTimeout)
+        flags.set(Settings.sessionLifetime, sessionLifetime)
         flags.set(Settings.trustedProxies, trustedProxies)
         flags.set(Settings.dashboard, dashboard)
         flags.set(Settings.adminToken, adminToken)

@@ -69,14 +69,28 @@ final class RunningServer: @unchecked Sendable {  // `shutdown` is used on the f
         let servers = HTTPServerGroup(configuration: serverConfiguration, loops: loops, logger: logger)
         var sessions = configuration.sessions
         var accounts: (@Sendable (String) -> StoreLoginService)?
+        var signingIn: (@Sendable (WireClient) -> StoreLoginService)?
+        var signIn: SignInBackend?
         if app.accounts, configuration.loginService == .store {
             let backend = try LoginBackend.start(configuration, logger: logger)
             let fallback = loops.first
             accounts = { address in backend.service(clientAddress: address, fallback: fallback, logger: logger) }
+            let signInBackend = SignInBackend(store: backend.store, policy: configuration.signInPolicy, sessions: sessions.signedInSessions,
+                                              trustedProxies: sessions.trustedProxies, logger: logger)
+            signingIn = { client in
+                backend.service(clientAddress: client.address, fallback: fallback, logger: logger) { username in
+                    signInBackend.announceSignIn(of: username, to: client)
+                }
+            }
+            sessions.identify = signInBackend.identifier
+            signIn = signInBackend
         }
         sessions.adminToken = configuration.servesDashboard ? configuration.adminToken ?? randomAdminToken() : nil
-        let viewModels = app.viewModels(RxLiveContext(configuration: configuration, accounts: accounts))
+        let viewModels = app.viewModels(RxLiveContext(configuration: configuration, accounts: accounts, signingIn: signingIn))
         let metrics = SessionRoutes.register(viewModels, on: servers, configuration: sessions, logger: logger)
+        if let signIn {
+            for server in servers.servers { SignInRoutes.register(on: server, backend: signIn) }
+        }
         let registry = RxLiveApp.metricsRegistry
         let exporter = SessionMetricsExporter(metrics: metrics, registry: registry)
         for server in servers.servers {
@@ -177,6 +191,11 @@ extension Configuration {
         sessions.messageLimit = messageRate > 0 ? RateLimit(perSecond: messageRate, burst: max(1, Int(messageRate * 2))) : nil
         sessions.trustedProxies = Set(trustedProxies)
         return sessions
+    }
+
+    /// How long sign-ins last.
+    var signInPolicy: SignInPolicy {
+        SignInPolicy(idleTimeout: Double(sessionIdleTimeout.components.seconds), lifetime: Double(sessionLifetime.components.seconds))
     }
 
     /// The HTTP/WebSocket server's part of the configuration.

@@ -8,9 +8,10 @@ public struct FormsSettings: Sendable {
     public var loginDelay: Duration = .seconds(2)
     /// Login taps per session: 10 at once, then one every 2 s. `nil`: no limit.
     public var loginTapLimit: RateLimit? = RateLimit(perSecond: 0.5, burst: 10)
-    /// Makes the login service of one session from its client's address. `nil`: the
-    /// RxSwift example's simulation with `loginDelay`.
-    public var loginService: (@Sendable (_ clientAddress: String) -> any LoginService)?
+    /// Makes the login service of one session from its client (its address; a service
+    /// that signs in announces the sign-in to it). `nil`: the RxSwift example's simulation
+    /// with `loginDelay`.
+    public var loginService: (@Sendable (_ client: WireClient) -> any LoginService)?
 
     /// The production defaults.
     public init() {}
@@ -33,7 +34,7 @@ public enum FormsCatalog {
                 name: "login",
                 context: { client in (client: client, credentials: LoginCredentials()) },
                 transform: { session, input in
-                    let service: any LoginService = loginService?(session.client.address) ?? SimulatedLoginService(delay: loginDelay)
+                    let service: any LoginService = loginService?(session.client) ?? SimulatedLoginService(delay: loginDelay)
                     return LoginViewModel(service: ReportingLoginService(
                         service: service, client: session.client, credentials: session.credentials)).transform(input: input)
                 },

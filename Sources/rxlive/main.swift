@@ -10,8 +10,8 @@ RxLiveApp(
     accounts: true
 ) { context in
     var forms = FormsSettings(loginDelay: context.configuration.loginDelay)
-    if let accounts = context.accounts {
-        forms.loginService = { address in AccountLoginService(accounts(address)) }
+    if let signingIn = context.signingIn {
+        forms.loginService = { client in AccountLoginService(signingIn(client)) }
     }
     return FormsCatalog.viewModels(forms)
 }.main()

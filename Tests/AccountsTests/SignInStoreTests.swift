@@ -63,6 +63,7 @@ final class SignInStoreTests: XCTestCase {
         let store = try makeStore()
         let first = try XCTUnwrap(try store.redeemSignInCode(try store.issueSignInCode(for: "ada", policy: policy),
                                                              clientAddress: "", userAgent: "", policy: policy))
+        clock.seconds += 1
         let second = try XCTUnwrap(try store.redeemSignInCode(try store.issueSignInCode(for: "ada", policy: policy),
                                                               clientAddress: "", userAgent: "", policy: policy))
         XCTAssertNotEqual(first.token, second.token)

@@ -172,10 +172,32 @@ final class HTTPRequestDecoderTests: XCTestCase {
         XCTAssertEqual(status("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked, gzip\r\n\r\n"), 400)
         XCTAssertEqual(status("POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n"), 400)
         XCTAssertEqual(status("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 1000000\r\n\r\n"), 413)
-        guard case .head(let head)? = decode("GET / HTTP/1.1\r\nHost: h\r\nContent-Length: 3, 3\r\n\r\n").first else {
+        XCTAssertNil(decode("GET / HTTP/1.1\r\nHost: h\r\nContent-Length: 3, 3\r\n\r\n").first, "waits for its short body")
+        guard case .head(let head)? = decode("GET / HTTP/1.1\r\nHost: h\r\nContent-Length: 3, 3\r\n\r\nabc").first else {
             return XCTFail()
         }
         XCTAssertEqual(head.body, .contentLength(3))
+    }
+
+    func testAShortBodyIsKeptForTheRouteAndALongOneSkipped() {
+        var decoder = HTTPRequestDecoder()
+        let requests = "POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\n\r\nhel"
+        Array(requests.utf8).withUnsafeBytes { decoder.append($0) }
+        XCTAssertNil(decoder.next(), "the head waits for its body")
+        XCTAssertTrue(decoder.hasPartialInput)
+        let rest = "lo" + "POST /b HTTP/1.1\r\nHost: h\r\nContent-Length: 5000\r\n\r\n" + String(repeating: "x", count: 5000)
+            + "GET /c HTTP/1.1\r\nHost: h\r\n\r\n"
+        Array(rest.utf8).withUnsafeBytes { decoder.append($0) }
+        guard case .head(let first)? = decoder.next() else { return XCTFail() }
+        XCTAssertEqual(first.path, "/a")
+        XCTAssertEqual(decoder.body, Array("hello".utf8))
+        guard case .head(let second)? = decoder.next() else { return XCTFail() }
+        XCTAssertEqual(second.path, "/b")
+        XCTAssertEqual(decoder.body, [], "longer than maxKeptBodySize: skipped, not kept")
+        guard case .head(let third)? = decoder.next() else { return XCTFail() }
+        XCTAssertEqual(third.path, "/c")
+        XCTAssertEqual(decoder.body, [])
+        XCTAssertFalse(decoder.hasPartialInput)
     }
 
     func testChunkedBodyStopsTheDecoder() {

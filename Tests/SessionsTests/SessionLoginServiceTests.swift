@@ -48,8 +48,8 @@ final class SessionLoginServiceTests: XCTestCase {
         let service = service!
         let addresses = AddressLog()
         var forms = FormsSettings()
-        forms.loginService = { address in
-            addresses.append(address)
+        forms.loginService = { client in
+            addresses.append(client.address)
             return service
         }
         let wire = servedWire("login", forms: forms)

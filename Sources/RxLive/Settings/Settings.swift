@@ -15,6 +15,7 @@ enum Settings {
     static let all: [any ConfigurationSetting] = [
         host, port, publicDirectory, loginDelay, logLevel, maxMessageSize, pingInterval, pongTimeout,
         messageRate, allowedOrigins, serverNames, tlsCertificate, tlsKey, loginService, database, loginWorkers,
+        sessionIdleTimeout, sessionLifetime,
         trustedProxies, dashboard, adminToken, deflate, loops, drainGrace, shutdownTimeout,
     ]
 
@@ -128,6 +129,16 @@ enum Settings {
         default: max(1, ProcessInfo.processInfo.activeProcessorCount - 1), shown: "cores − 1, at least 1",
         accountsOnly: true, syntax: .integer(in: 1...64),
         help: "Threads that hash passwords, off the event loop")
+
+    static let sessionIdleTimeout = Setting(
+        \.sessionIdleTimeout, flag: "session-idle-timeout", variable: "RXLIVE_SESSION_IDLE_TIMEOUT", valueName: "seconds",
+        default: .seconds(24 * 3600), accountsOnly: true, syntax: .seconds(allowZero: false),
+        help: "Seconds a sign-in (session cookie or bearer token) may go unused before it ends")
+
+    static let sessionLifetime = Setting(
+        \.sessionLifetime, flag: "session-lifetime", variable: "RXLIVE_SESSION_LIFETIME", valueName: "seconds",
+        default: .seconds(30 * 24 * 3600), accountsOnly: true, syntax: .seconds(allowZero: false),
+        help: "Seconds a sign-in lasts at most after the login that made it, however often it is used")
 
     static let trustedProxies = Setting(
         \.trustedProxies, flag: "trusted-proxy", variable: "RXLIVE_TRUSTED_PROXIES", valueName: "address", default: [], shown: "none",

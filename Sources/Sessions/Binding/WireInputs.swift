@@ -110,9 +110,23 @@ public struct WireClient: Sendable {
     public let address: String
     /// Sends `{"error":…}` to this session (from any thread; nothing once it has closed).
     public let refuse: @Sendable (ProtocolError) -> Void
+    /// Who the session is signed in as (a session cookie or bearer token at the upgrade);
+    /// nil for nobody. Always set for a view model declared with `access: .signedIn`.
+    public let user: SignedInUser?
+    /// Sends a message the session composed (from any thread; nothing once it has closed).
+    let send: @Sendable (String) -> Void
 
-    init(address: String = "", refuse: @escaping @Sendable (ProtocolError) -> Void = { _ in }) {
+    init(address: String = "", user: SignedInUser? = nil, refuse: @escaping @Sendable (ProtocolError) -> Void = { _ in },
+         send: @escaping @Sendable (String) -> Void = { _ in }) {
         self.address = address
+        self.user = user
         self.refuse = refuse
+        self.send = send
+    }
+
+    /// Tells the client that `user` logged in, with the one-time `code` it redeems for its
+    /// session cookie (`{"signIn":…}`, PROTOCOL.md "Signing in"). From any thread.
+    public func announceSignIn(user: String, code: String) {
+        send(ServerMessageWriter.signIn(user: user, code: code))
     }
 }

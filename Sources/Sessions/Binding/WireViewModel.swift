@@ -140,4 +140,7 @@ public enum WireAccess: Sendable, Equatable {
     /// Only a client that presents the server's admin token (`?token=` on the WebSocket
     /// URL); the endpoint does not exist while the server has no admin token.
     case adminToken
+    /// Only a signed-in user (a session cookie or `Authorization: Bearer`); anyone else's
+    /// upgrade is answered `401`. The view model finds the user in `WireClient.user`.
+    case signedIn
 }

@@ -11,6 +11,26 @@ public enum ServerMessageWriter {
         ReadyMessageTemplate(viewModel: viewModel, inputs: inputs, outputs: outputs).message(session: session)
     }
 
+    /// `{"signIn":{"user":"<name>","code":"<code>"}}`: a right login's hand-over code, which
+    /// the page redeems for its session cookie (PROTOCOL.md, "Signing in").
+    public static func signIn(user: String, code: String) -> String {
+        var json = "{\"signIn\":{\"user\":"
+        json.appendJSONString(user)
+        json.append(",\"code\":")
+        json.appendJSONString(code)
+        json.append("}}")
+        return json
+    }
+
+    /// `{"signedOut":{"reason":"<reason>"}}`: the sign-in of this session ended; the server
+    /// closes the session next with code 4001.
+    public static func signedOut(reason: String) -> String {
+        var json = "{\"signedOut\":{\"reason\":"
+        json.appendJSONString(reason)
+        json.append("}}")
+        return json
+    }
+
     /// `{"output":"<name>","value":<value>}`.
     public static func output(_ name: String, value: some JSONValueEncodable) -> String {
         OutputMessageTemplate(output: name).message(value)
@@ -122,10 +142,14 @@ struct ReadyMessageTemplate: Sendable {
         self.tail = tail
     }
 
-    /// The message for the session `session`.
-    func message(session: String) -> String {
+    /// The message for the session `session`, with `"user"` after it when one is signed in.
+    func message(session: String, user: String? = nil) -> String {
         var json = head
         json.appendJSONString(session)
+        if let user {
+            json.append(",\"user\":")
+            json.appendJSONString(user)
+        }
         json.append(tail)
         return json
     }

@@ -24,6 +24,9 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
     /// exclusivity: written once before any other thread can see the session.
     @exclusivity(unchecked) var transport: (any SessionTransport)?
     let idBits: UInt64
+    /// Who the session is signed in as; nil for nobody (the 8 bytes take the rest of the
+    /// 144-byte malloc block, `SessionsLayoutTests`).
+    let identity: SignedInUser?
     /// When the session was made (the endpoint's clock), for its age on the dashboard.
     let openedAt: UInt64
     /// The tap of `trace` once made, sealed empty when the session closed before anyone asked
@@ -56,15 +59,16 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
     /// The input subjects, by input index (while open).
     @exclusivity(unchecked) private var feeds = SessionFeeds.none
     @exclusivity(unchecked) private var state: State = .idle
-    /// Its index in the registry's list while open (`SessionRegistry`): 136 bytes in all, the
+    /// Its index in the registry's list while open (`SessionRegistry`): with `identity`, 144 bytes in all, the
     /// 144-byte malloc block the 130 before took (`SessionsLayoutTests`). Guarded by the
     /// registry's lock: another loop's session closing may move this one.
     @exclusivity(unchecked) var registrySlot: UInt32 = 0
 
     /// A session of `endpoint` on `transport`, or on the WebSocket connection that opens it.
-    init(endpoint: SessionEndpoint, transport: (any SessionTransport)? = nil) {
+    init(endpoint: SessionEndpoint, transport: (any SessionTransport)? = nil, identity: SignedInUser? = nil) {
         self.endpoint = endpoint
         self.transport = transport
+        self.identity = identity
         idBits = endpoint.sessionIDs.next()
         openedAt = endpoint.clock()
     }
@@ -85,9 +89,14 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
     func open(clientAddress: String = "") {
         guard case .idle = state else { return }
         metrics.sessionOpened(endpoint.sessionCounters, loop: endpoint.loop)
-        endpoint.ready.withMessage(sessionBits: idBits) { ready in
-            transport?.send(textBytes: ready)
-            endpoint.loopMetrics.messageSent()
+        if let identity {
+            send(endpoint.ready.message(session: id, user: identity.name))
+            endpoint.configuration.signedInSessions.add(self, user: identity)
+        } else {
+            endpoint.ready.withMessage(sessionBits: idBits) { ready in
+                transport?.send(textBytes: ready)
+                endpoint.loopMetrics.messageSent()
+            }
         }
         let now = openedAt
         endpoint.registry.add(self)
@@ -100,7 +109,8 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
         // Open before subscribing, so elements emitted on subscription are sent.
         state = .open
         // Strong, not weak (no side table): `close()` lets the graph and so this closure go.
-        let client = WireClient(address: clientAddress, refuse: { error in self.refuseFromService(error) })
+        let client = WireClient(address: clientAddress, user: identity, refuse: { error in self.refuseFromService(error) },
+                                send: { message in self.sendOutput(message) })
         let graph = wire.build(client, self)
         feeds = SessionFeeds(graph.feeds)
         subscription = graph.disposable
@@ -215,6 +225,7 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
         feeds = .none
         subscription?.dispose()
         endpoint.registry.remove(self)
+        if let identity { endpoint.configuration.signedInSessions.remove(self, user: identity) }
         // A viewer sees every lane complete, as the session's streams end here; a tap made
         // after this point is made finished.
         if let trace = traceTap.sealIfEmpty() {
@@ -226,6 +237,15 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
         }
         metrics.sessionClosed(endpoint.sessionCounters, loop: endpoint.loop)
         logger.debug("session closed", metadata: ["session": "\(id)"])
+    }
+
+    /// The sign-in ended (a log out, here or on another instance): the client is told, the
+    /// graph disposed now, and the connection closed with 4001.
+    func signOut(reason: String) {
+        guard case .open = state else { return }
+        send(ServerMessageWriter.signedOut(reason: reason))
+        transport?.close(code: 4001, reason: "signed out")
+        close()
     }
 
     // MARK: trace

@@ -12,6 +12,12 @@ public struct SessionConfiguration: Sendable {
     /// leaves those endpoints out altogether.
     public var adminToken: String?
 
+    /// Finds who an upgrade is from (a session cookie or bearer token); nil: everyone is
+    /// anonymous and `.signedIn` view models refuse every upgrade.
+    public var identify: SessionIdentifier?
+    /// Where signed-in sessions are listed for a log out to find them.
+    public var signedInSessions = SignedInSessions()
+
     /// The production defaults.
     public init() {}
 }

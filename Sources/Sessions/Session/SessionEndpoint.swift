@@ -1,5 +1,6 @@
 import Dispatch
 import EventLoop
+import HTTPServer
 import Logging
 
 /// What every session of one endpoint (`/ws/<name>`) shares, built once per route, so
@@ -58,6 +59,24 @@ extension SessionEndpoint {
             return constantTimeEqual(Array(pair.utf8.dropFirst(6)), Array(expected.utf8))
         }
         return false
+    }
+}
+
+extension SessionEndpoint {
+    /// Decides an upgrade: who it is from (the configuration's identifier, when the request
+    /// carries credentials) and whether this view model takes them.
+    func admit(_ request: HTTPRequestContext, answer: HTTPAnswer<UpgradeAdmission>) {
+        let needsUser = wire.access == .signedIn
+        guard let identify = configuration.identify else {
+            return answer(needsUser ? .refuse(.signInRequired(invalidToken: false)) : .admit(nil))
+        }
+        identify(request) { identification in
+            switch identification {
+            case .anonymous: answer(needsUser ? .refuse(.signInRequired(invalidToken: false)) : .admit(nil))
+            case .signedIn(let user): answer(.admit(user))
+            case .refused(let response): answer(.refuse(response))
+            }
+        }
     }
 }
 

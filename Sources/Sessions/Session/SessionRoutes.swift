@@ -30,7 +30,9 @@ public enum SessionRoutes {
                 let endpoint = SessionEndpoint(wire: wire, configuration: configuration, metrics: metrics,
                                                registry: monitor.registry, logger: logger, loop: loop,
                                                eventLoop: server.loop)
-                server.addWebSocketRoute("/ws/\(wire.name)") { Session(endpoint: endpoint) }
+                server.addWebSocketRoute("/ws/\(wire.name)", admit: endpoint.admit) { identity in
+                    Session(endpoint: endpoint, identity: identity as? SignedInUser)
+                }
             }
         }
         return metrics
