@@ -6,8 +6,8 @@ import Foundation
 struct UserCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "user",
-        abstract: "Add, remove or list the accounts of the login form (in --database).",
-        subcommands: [Add.self, Remove.self, List.self])
+        abstract: "Manage the accounts of the login form (in --database) and their signed-in sessions.",
+        subcommands: [Add.self, Remove.self, List.self, Passwd.self, Token.self, Sessions.self, Revoke.self])
 
     /// The migrated store that `--database` (given to `rxlive` before or after `user …`),
     /// its variable or the default names.
@@ -22,6 +22,41 @@ struct UserCommand: ParsableCommand {
             throw ConfigurationError(description: "\(configuration.database): \(error)")
         }
         return store
+    }
+
+    /// How long sign-ins last, from `RXLIVE_SESSION_IDLE_TIMEOUT` and `RXLIVE_SESSION_LIFETIME`
+    /// (the server's variables) or their defaults.
+    static func signInPolicy() throws -> SignInPolicy {
+        try Configuration(flags: GivenFlags(), environment: ProcessInfo.processInfo.environment).signInPolicy
+    }
+
+    struct Passwd: AccountStoreCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Set a new password (read as for add); every signed-in session of the account ends, on every instance.")
+
+        @Argument(help: "The username.")
+        var name: String
+
+        @OptionGroup var storeOption: AccountStoreOption
+        @ParentCommand var root: RxLiveCommand
+
+        func run() throws {
+            let accounts = try openStore()
+            guard let line = PasswordInput.read(prompt: "New password for \(name): "), !line.isEmpty else {
+                throw ConfigurationError(description: "no password given (one line on standard input)")
+            }
+            let changed: Bool
+            do {
+                changed = try accounts.changePassword(of: name, to: try CredentialRules.password(utf8: line))
+            } catch let error as CredentialValidationError {
+                throw ConfigurationError(description: "\(error)")
+            }
+            guard changed else {
+                printUserError("no user \(name)")
+                throw ExitCode(1)
+            }
+            print("changed the password of \(name); its signed-in sessions ended")
+        }
     }
 
     struct Add: AccountStoreCommand {
@@ -54,7 +89,7 @@ struct UserCommand: ParsableCommand {
                 throw ConfigurationError(description: "\(error)")
             }
             guard try accounts.addAccount(name, password: password) else {
-                printError("user \(name) already exists")
+                printUserError("user \(name) already exists")
                 throw ExitCode(1)
             }
             print("added user \(name)")
@@ -72,7 +107,7 @@ struct UserCommand: ParsableCommand {
 
         func run() throws {
             guard try openStore().removeAccount(name) else {
-                printError("no user \(name)")
+                printUserError("no user \(name)")
                 throw ExitCode(1)
             }
             print("removed user \(name)")
@@ -114,7 +149,7 @@ extension AccountStoreCommand {
     func openStore() throws -> CredentialStore { try UserCommand.store(database: databaseFlag) }
 }
 
-private func printError(_ message: String) {
+func printUserError(_ message: String) {
     FileHandle.standardError.write(Data("\(RxLiveApp.current.name): \(message)\n".utf8))
 }
 
