@@ -96,7 +96,17 @@ function showNumberHints() {
   for (const field of fields) field.addEventListener("input", () => hint(field));
 }
 
+/** Once signed in, the password typed for it is not kept in the page. */
+function forgetPasswordOnSignIn() {
+  document.addEventListener("rx:signedin", () => {
+    byId("password").value = "";
+    byId("login-result").textContent = "";
+    byId("login-result").dataset.state = "idle";
+  });
+}
+
 showLoginResults();
+forgetPasswordOnSignIn();
 showNumberHints();
 new ResizeObserver(fitSum).observe(byId("sum").parentElement);
 document.querySelector('[data-rx-view="sum"]').addEventListener("rx:output", fitSum);

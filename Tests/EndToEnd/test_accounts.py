@@ -37,7 +37,14 @@ def attempt(port, username, password, headers=()):
         assert client.receive(1)[0].startswith(READY_PREFIX)
         client.send(text("username", username), text("password", password), tap("loginTapped"))
         assert json.loads(client.receive(1)[0]) == {"output": "isLoginButtonEnabled", "value": True}
-        return json.loads(client.receive(1, timeout=30)[0])
+        answer = json.loads(client.receive(1, timeout=30)[0])
+        # A right password first hands over its sign-in code (PROTOCOL.md, "Signing in").
+        signed_in = "signIn" in answer
+        if signed_in:
+            assert answer["signIn"]["user"] and len(answer["signIn"]["code"]) >= 22, answer
+            answer = json.loads(client.receive(1, timeout=30)[0])
+        assert signed_in == (answer == {"output": "loginResult", "value": True}), answer
+        return answer
     finally:
         finish(client)
 
@@ -313,6 +320,9 @@ def forwarded_login(port, address, username, password, timeout=30.0):
         tapped = time.monotonic()
         ws.send_json({"input": "loginTapped"})
         answer = ws.receive_json()
+        if "signIn" in answer:  # a right password's hand-over code comes first
+            answer = ws.receive_json()
+            assert answer == {"output": "loginResult", "value": True}, answer
         return answer, time.monotonic() - tapped
     finally:
         ws.close()

@@ -254,7 +254,7 @@ def test_usage_says_serving_needs_no_subcommand():
     assert [line.strip() for line in usage] == ["rxlive [<options>]", "rxlive user <subcommand>"]
 
 
-@pytest.mark.parametrize("command", ["add", "remove", "list"])
+@pytest.mark.parametrize("command", ["add", "remove", "list", "passwd", "token", "sessions", "revoke"])
 def test_each_user_command_lists_the_database_option(command):
     result = run_rxlive("user", command, "--help")
     assert result.returncode == 0, result.stderr
@@ -267,4 +267,4 @@ def test_settings_table_prints_every_setting_of_the_help():
     assert table.returncode == 0, table.stderr
     flags = re.findall(r"^\| `(--[a-z-]+)`", table.stdout, re.MULTILINE)
     help_flags = set(re.findall(r"^  (--[a-z-]+) <", run_rxlive("--help").stdout, re.MULTILINE))
-    assert set(flags) == help_flags and len(flags) == 23
+    assert set(flags) == help_flags and len(flags) == 25

@@ -34,6 +34,15 @@ enum ClientScript {
  *                              value as text, "" for true, removes it for null, absent or false
  *   data-rx-list="path"        renders an array through the element's <template> child, whose
  *                              bindings take paths relative to the item ("." is the item itself)
+ * Signing in (the page's, not one view's; PROTOCOL.md "Signing in"):
+ *   data-rx-user               textContent: the signed-in user's name, empty when nobody is
+ *   data-rx-signed-in          shown only while someone is signed in; data-rx-signed-out only
+ *                              while nobody is (both hidden until the first session says which)
+ *   data-rx-logout             on a button: logs out (="everywhere": every session of the user)
+ * A right login's {"signIn"} code is redeemed for the session cookie (POST /auth/session) and
+ * every bound session reconnects signed in; a {"signedOut"} (a log out here or anywhere) shows the
+ * signed-out state and the sessions reconnect anonymously. The cookie is HttpOnly: this script
+ * never sees the token. Events on document: rx:signedin {user}, rx:signedout {reason}.
  * False are: false, null, absent, 0, "" and []; anything else is true ({} too, a case's payload).
  * Bound elements get data-stale="true" while their session is down, "false" once their output
  * arrives again. Taps are disabled while there is no session.
@@ -41,7 +50,7 @@ enum ClientScript {
  * Events on the container (they bubble): rx:ready {ready}, rx:output {name, value}, rx:error
  * {code, message, retryAfter}, rx:live {live}, rx:tap {name}.
  * Script: bind(element, {view, url, statusText}) binds one container (again: the same handle) and
- * returns {tap(name), send(name, value), close(), live}.
+ * returns {tap(name), send(name, value), reconnect(), close(), live}; logOut({everywhere}).
  */
 
 const BACKOFF_FIRST_MS = 250;
@@ -52,6 +61,39 @@ const RATE_LIMIT_RESEND_MS = 1000;
 const STATUS_TEXT = { connecting: "Connecting…", live: "Connected", offline: "Disconnected, reconnecting…" };
 const OUTPUT_KIND = /^(text|enabled|visible|list|class-.+|attr-.+)$/;
 const sessions = new WeakMap();
+/** Every bound session's handle, to reconnect them all when the sign-in changes. */
+const handles = new Set();
+
+/** Shows who is signed in (a name, or null for nobody) on the page's sign-in elements. */
+function showSignedIn(user) {
+  if (typeof document === "undefined") return;
+  for (const element of document.querySelectorAll("[data-rx-user]")) element.textContent = user ?? "";
+  for (const element of document.querySelectorAll("[data-rx-signed-in]")) element.hidden = user === null;
+  for (const element of document.querySelectorAll("[data-rx-signed-out]")) element.hidden = user !== null;
+}
+
+const emitOnDocument = (type, detail) => document.dispatchEvent(new CustomEvent(`rx:${type}`, { detail }));
+
+/** Redeems a right login's one-time code for the session cookie, then reconnects every session. */
+async function redeemSignIn(code) {
+  const response = await fetch("/auth/session", { method: "POST", body: code, credentials: "same-origin" });
+  if (!response.ok) throw new Error(`the sign-in was refused (${response.status})`);
+  const { user } = await response.json();
+  showSignedIn(user);
+  emitOnDocument("signedin", { user });
+  for (const handle of handles) handle.reconnect();
+}
+
+/** Logs out this browser's sign-in (everywhere: all of the user's); the sessions are signed out by the server. */
+export async function logOut({ everywhere = false } = {}) {
+  const response = await fetch(everywhere ? "/auth/logout-everywhere" : "/auth/logout", {
+    method: "POST", credentials: "same-origin",
+  });
+  if (!response.ok) throw new Error(`log out failed (${response.status})`);
+  showSignedIn(null);
+  // Sessions of this sign-in are closed by the server; any other reconnects to be sure.
+  for (const handle of handles) handle.reconnect();
+}
 
 /** Turns an integer beyond 2^53 into a BigInt from its source text, where JSON.parse gives it. */
 const exact = (key, value, context) =>
@@ -291,6 +333,7 @@ export function bind(container, options = {}) {
       setStatus("live");
       showError(); // refusals belonged to the old session
       warnAboutNames(message.ready);
+      showSignedIn(message.ready.user ?? null);
       emit("ready", { ready: message.ready });
       setLive(true);
       sendAllValues();
@@ -299,6 +342,12 @@ export function bind(container, options = {}) {
       if (resent) showError();
       renderOutput(container, message.output, message.value);
       emit("output", { name: message.output, value: message.value });
+    } else if (message.signIn) {
+      redeemSignIn(message.signIn.code).catch((error) => showError("sign_in_failed", error.message));
+    } else if (message.signedOut) {
+      // The server closes this session next (4001) and it reconnects anonymously.
+      showSignedIn(null);
+      emitOnDocument("signedout", { reason: message.signedOut.reason });
     } else if (message.error) {
       const { code, message: text, retryAfter } = message.error;
       showError(code, text);
@@ -318,7 +367,10 @@ export function bind(container, options = {}) {
   const connect = () => {
     const ws = new WebSocket(url);
     socket = ws;
-    ws.addEventListener("message", (event) => receive(event.data));
+    // A session replaced by reconnect() may still deliver a message or two: not this one's.
+    ws.addEventListener("message", (event) => {
+      if (ws === socket) receive(event.data);
+    });
     ws.addEventListener("close", () => {
       // A failed connect and a dropped session both end here (an `error` event always precedes it).
       if (ws !== socket || closed) return;
@@ -364,6 +416,17 @@ export function bind(container, options = {}) {
 
   const handle = {
     tap,
+    /** Ends this session and opens a new one at once (the sign-in changed). */
+    reconnect() {
+      if (closed) return;
+      clearTimeout(timers.reconnect);
+      const old = socket;
+      failures = 0;
+      setLive(false);
+      setStatus("connecting");
+      connect();
+      old?.close();
+    },
     send(name, value) {
       sentByScript.set(name, value);
       return send({ input: name, value });
@@ -377,12 +440,14 @@ export function bind(container, options = {}) {
       listening.abort();
       socket.close();
       sessions.delete(container);
+      handles.delete(handle);
     },
     get live() {
       return live;
     },
   };
   sessions.set(container, handle);
+  handles.add(handle);
   setStatus("connecting");
   connect();
   return handle;
@@ -396,6 +461,12 @@ export function bindAll(root = document) {
 if (typeof document !== "undefined") {
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", () => bindAll());
   else bindAll();
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest?.("[data-rx-logout]");
+    if (!button) return;
+    event.preventDefault();
+    logOut({ everywhere: button.dataset.rxLogout === "everywhere" }).catch((error) => console.warn(`rxlive: ${error.message}`));
+  });
 }
 
 """#
