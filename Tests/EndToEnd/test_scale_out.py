@@ -16,9 +16,10 @@ import pytest
 
 import postgres
 import support
+from raw_websocket import RawWebSocket
 from test_accounts import ACCEPTED, REJECTED, assert_rate_limited, attempt, rxlive_user
-from test_browser import (browser, element, is_enabled, login_result_history, record_login_result,  # noqa: F401
-                          text_of, wait_until)  # (browser is a fixture)
+from test_browser import browser, element, is_enabled, text_of, wait_until  # noqa: F401 (browser is a fixture)
+from test_sign_in import post, upgrade_status
 
 NGINX = Path("/usr/sbin/nginx")
 DEPLOY_CONF = support.REPO / "deploy" / "nginx.conf"
@@ -131,7 +132,8 @@ def test_two_instances_behind_nginx_share_accounts_throttling_and_the_page_survi
     wait_until(browser, "the sum is 9", lambda: text_of(browser, "sum") == "9")
     wait_until(browser, "the button enables", lambda: is_enabled(browser, "login"))
     element(browser, "login").click()
-    wait_until(browser, "the login succeeds", lambda: text_of(browser, "login-result") == "Login Successful")
+    wait_until(browser, "ada is signed in through nginx (the code redeemed on either instance)",
+               lambda: text_of(browser, "signed-in-user") == "ada")
 
     # Kill the instance holding the page's sessions (the busier one, if they are split).
     victim = max(instances, key=lambda instance: open_sessions(instance.port))
@@ -144,9 +146,23 @@ def test_two_instances_behind_nginx_share_accounts_throttling_and_the_page_survi
                    lambda: element(browser, f"{form}-status").get_attribute("data-state") == "live")
     wait_until(browser, "the other instance sends the sum of the kept values",
                lambda: text_of(browser, "sum") == "9" and element(browser, "sum").get_attribute("data-stale") == "false")
-    wait_until(browser, "the login button is enabled again", lambda: is_enabled(browser, "login"))
+    wait_until(browser, "still signed in: the survivor finds the cookie's sign-in in PostgreSQL",
+               lambda: text_of(browser, "signed-in-user") == "ada")
     assert open_sessions(survivor.port) == 2, "both sessions are now on the surviving instance"
-    record_login_result(browser)
-    element(browser, "login").click()
-    wait_until(browser, "a login through the surviving instance succeeds",
-               lambda: [entry["text"] for entry in login_result_history(browser)][-1:] == ["Login Successful"])
+
+
+def test_log_out_on_one_instance_signs_out_a_live_session_on_the_other_within_a_second(layout):
+    cluster, instances, _ = layout
+    assert rxlive_user("add", "ada", "--database", cluster.uri, password="engine\n").returncode == 0
+    token = rxlive_user("token", "ada", "--database", cluster.uri).stdout.strip()
+    ws = RawWebSocket(instances[0].port, "/ws/sum", headers=[f"Authorization: Bearer {token}"])
+    assert ws.receive_json()["ready"]["user"] == "ada"
+    started = time.monotonic()
+    other = instances[1].port
+    status, _, _ = post(other, "/auth/logout", origin=f"http://127.0.0.1:{other}", headers=[("Authorization", f"Bearer {token}")])
+    assert status == 200
+    assert ws.receive_json() == {"signedOut": {"reason": "logged out"}}, "told through PostgreSQL's NOTIFY"
+    assert ws.receive_close_code() == 4001
+    assert time.monotonic() - started < 1.0
+    ws.close()
+    assert upgrade_status(instances[0].port, "/ws/sum", [f"Authorization: Bearer {token}"])[0] == 401
