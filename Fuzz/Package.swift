@@ -25,6 +25,7 @@ let package = Package(
         .executableTarget(name: "fuzz-inflate", dependencies: ["FuzzSupport", .product(name: "RxLive", package: "RxLive")]),
         .executableTarget(name: "fuzz-client-message", dependencies: ["FuzzSupport", .product(name: "RxLive", package: "RxLive")]),
         .executableTarget(name: "fuzz-tls", dependencies: ["FuzzSupport", .product(name: "RxLive", package: "RxLive")]),
+        .executableTarget(name: "fuzz-cookie", dependencies: ["FuzzSupport", .product(name: "RxLive", package: "RxLive")]),
         .executableTarget(name: "fuzz-tls-records", dependencies: ["FuzzSupport", .product(name: "RxLive", package: "RxLive")]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import EventLoop
+import Synchronization
 
 /// A request as a deferred route or an upgrade's admission sees it.
 public struct HTTPRequestContext: Sendable {
@@ -28,14 +29,17 @@ public enum UpgradeAdmission {
 public struct HTTPAnswer<Value>: @unchecked Sendable {  // `deliver` runs only on the loop thread, where `execute` sends it
     private let loop: EventLoop
     private let deliver: (Value) -> Void
+    /// Set by the first call: a late second answer must not answer the connection's next request.
+    private let used = UsedOnce()
 
     init(loop: EventLoop, deliver: @escaping (Value) -> Void) {
         self.loop = loop
         self.deliver = deliver
     }
 
-    /// Sends `value` to the connection (at once when called on its loop).
+    /// Sends `value` to the connection (at once when called on its loop); only the first call counts.
     public func callAsFunction(_ value: Value) {
+        guard used.take() else { return }
         if loop.inEventLoop {
             deliver(value)
         } else {
@@ -43,6 +47,14 @@ public struct HTTPAnswer<Value>: @unchecked Sendable {  // `deliver` runs only o
             loop.execute { box.deliver(box.value) }
         }
     }
+}
+
+/// Whether an answer was given yet.
+private final class UsedOnce: Sendable {
+    private let used = Atomic(false)
+
+    /// True for the first call only.
+    func take() -> Bool { !used.exchange(true, ordering: .acquiringAndReleasing) }
 }
 
 /// A value and its delivery carried to the loop thread, where alone they are used.

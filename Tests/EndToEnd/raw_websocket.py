@@ -9,8 +9,15 @@ CLOSE = 0x8
 TEXT = 0x1
 
 
+def upgrade_status(port: int, path: str, headers=()):
+    """(status, head as text) of an upgrade request that is not kept (101 or a refusal)."""
+    ws = RawWebSocket(port, path, headers=headers, expect_upgrade=False)
+    ws.close()
+    return int(ws.head.split(b" ", 2)[1]), ws.head.decode("latin-1")
+
+
 class RawWebSocket:
-    def __init__(self, port: int, path: str, timeout: float = 15.0, headers=()):
+    def __init__(self, port: int, path: str, timeout: float = 15.0, headers=(), expect_upgrade=True):
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
         key = base64.b64encode(os.urandom(16)).decode()
         extra = "".join(f"{header}\r\n" for header in headers)
@@ -20,8 +27,9 @@ class RawWebSocket:
         self.buffer = b""
         while b"\r\n\r\n" not in self.buffer:
             self._fill()
-        head, _, self.buffer = self.buffer.partition(b"\r\n\r\n")
-        assert head.startswith(b"HTTP/1.1 101 "), head
+        self.head, _, self.buffer = self.buffer.partition(b"\r\n\r\n")
+        if expect_upgrade:
+            assert self.head.startswith(b"HTTP/1.1 101 "), self.head
 
     def _fill(self):
         data = self.sock.recv(65536)

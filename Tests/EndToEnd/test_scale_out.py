@@ -16,10 +16,10 @@ import pytest
 
 import postgres
 import support
-from raw_websocket import RawWebSocket
+from raw_websocket import RawWebSocket, upgrade_status
 from test_accounts import ACCEPTED, REJECTED, assert_rate_limited, attempt, rxlive_user
 from test_browser import browser, element, is_enabled, text_of, wait_until  # noqa: F401 (browser is a fixture)
-from test_sign_in import post, upgrade_status
+from test_sign_in import post
 
 NGINX = Path("/usr/sbin/nginx")
 DEPLOY_CONF = support.REPO / "deploy" / "nginx.conf"

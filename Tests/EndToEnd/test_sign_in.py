@@ -10,7 +10,7 @@ import time
 import pytest
 
 import support
-from raw_websocket import RawWebSocket
+from raw_websocket import RawWebSocket, upgrade_status
 from test_accounts import rxlive_user
 
 
@@ -34,25 +34,6 @@ def set_cookie(headers):
     values = [value for name, value in headers if name.lower() == "set-cookie"]
     assert len(values) == 1, headers
     return values[0]
-
-
-def upgrade_status(port, path, headers=()):
-    """The status line's code of an upgrade request (101 or a refusal)."""
-    import base64
-    import os
-    import socket
-    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
-        key = base64.b64encode(os.urandom(16)).decode()
-        extra = "".join(f"{header}\r\n" for header in headers)
-        sock.sendall((f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                      f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n{extra}\r\n").encode())
-        head = b""
-        while b"\r\n\r\n" not in head:
-            chunk = sock.recv(4096)
-            if not chunk:
-                break
-            head += chunk
-        return int(head.split(b" ", 2)[1]), head.decode("latin-1")
 
 
 @pytest.fixture
