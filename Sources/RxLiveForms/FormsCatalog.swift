@@ -22,8 +22,8 @@ public struct FormsSettings: Sendable {
     }
 }
 
-/// The view models `rxlive` serves: the login and sum forms of RxSwift's MVVM example,
-/// each one declaration (the dashboard is the library's own).
+/// The view models `rxlive` serves: the login and sum forms of RxSwift's MVVM example and
+/// the signed-in user's welcome, each one declaration (the dashboard is the library's own).
 public enum FormsCatalog {
     /// The login and sum view models with `settings`.
     public static func viewModels(_ settings: FormsSettings = FormsSettings()) -> [WireViewModel] {
@@ -47,6 +47,18 @@ public enum FormsCatalog {
                 outputs: [
                     WireOutput("isLoginButtonEnabled", \.isLoginButtonEnabled),
                     WireOutput("loginResult", \.loginResult),
+                ]),
+            // Only for a signed-in session: its user is the one it greets.
+            WireViewModel(
+                name: "welcome",
+                access: .signedIn,
+                context: { client in client.user?.name ?? "" },
+                transform: { user, input in WelcomeViewModel(user: user).transform(input: input) },
+                input: { wire, _ in WelcomeViewModel.Input(wave: wire.tap("wave")) },
+                outputs: [
+                    WireOutput("greeting", \.greeting),
+                    WireOutput("signedInFor", \.signedInFor),
+                    WireOutput("waves", \.waves),
                 ]),
             WireViewModel(
                 name: "sum",

@@ -8,6 +8,7 @@ import time
 import pytest
 
 from support import start_rxlive
+from test_scale_out import open_sessions
 from test_accounts import rxlive_user
 from test_browser import assert_no_console_errors, browser, element, wait_until  # noqa: F401 (fixture)
 
@@ -66,7 +67,7 @@ def test_a_login_signs_the_browser_in_across_reloads_and_tabs(server, browser):
     log_in(browser)
     assert element(browser, "password").get_attribute("value") == "", "the password is not kept"
     wait_until(browser, "every session of the page reconnected signed in",
-               lambda: browser.execute_script("return window.readyUsers") == {"login": "ada", "sum": "ada"})
+               lambda: browser.execute_script("return window.readyUsers") == {"login": "ada", "sum": "ada", "welcome": "ada"})
 
     cookie = session_cookie(browser)
     assert cookie["httpOnly"] is True and cookie["sameSite"] == "Strict" and cookie["path"] == "/"
@@ -92,11 +93,30 @@ def test_a_login_signs_the_browser_in_across_reloads_and_tabs(server, browser):
     assert time.monotonic() - logged_out < 1.0
     assert not [c for c in browser.get_cookies() if c["name"] == "rxlive-session"], "log out deletes the cookie"
 
+    assert not element(browser, "greeting").is_displayed(), "the welcome card goes with the sign-in"
     # The logged-out cookie, put back, signs nobody in.
     browser.add_cookie({**cookie, "expiry": int(time.time()) + 3600})
     browser.refresh()
     page(browser, server)
     wait_until(browser, "the old cookie signs nobody in", lambda: signed_in_as(browser) == "")
+    assert_no_console_errors(browser)
+
+
+def test_the_welcome_card_greets_the_signed_in_user_and_goes_at_log_out(server, browser):
+    page(browser, server)
+    assert not element(browser, "greeting").is_displayed(), "nobody to greet before a login"
+    log_in(browser)
+    wait_until(browser, "the welcome view model greets ada", lambda: element(browser, "greeting").text == "Welcome, ada")
+    wait_until(browser, "its timer ticks on the server", lambda: int(element(browser, "signed-in-for").text or 0) >= 1)
+    element(browser, "wave").click()
+    element(browser, "wave").click()
+    wait_until(browser, "two waves are counted", lambda: element(browser, "waves").text == "2")
+    element(browser, "logout").click()
+    wait_until(browser, "the card is gone", lambda: not element(browser, "greeting").is_displayed())
+    wait_until(browser, "the server holds the login and sum sessions only: the welcome's is closed, not reconnecting",
+               lambda: open_sessions(server.port) == 2)
+    time.sleep(1)
+    assert open_sessions(server.port) == 2
     assert_no_console_errors(browser)
 
 

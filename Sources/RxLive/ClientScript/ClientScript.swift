@@ -39,6 +39,8 @@ enum ClientScript {
  *   data-rx-signed-in          shown only while someone is signed in; data-rx-signed-out only
  *                              while nobody is (both hidden until the first session says which)
  *   data-rx-logout             on a button: logs out (="everywhere": every session of the user)
+ *   data-rx-needs-sign-in      on a data-rx-view container: bound only while someone is signed in
+ *                              (its view model answers anyone else 401), closed at the sign-out
  * A right login's {"signIn"} code is redeemed for the session cookie (POST /auth/session) and
  * every bound session reconnects signed in; a {"signedOut"} (a log out here or anywhere) shows the
  * signed-out state and the sessions reconnect anonymously. The cookie is HttpOnly: this script
@@ -70,6 +72,10 @@ function showSignedIn(user) {
   for (const element of document.querySelectorAll("[data-rx-user]")) element.textContent = user ?? "";
   for (const element of document.querySelectorAll("[data-rx-signed-in]")) element.hidden = user === null;
   for (const element of document.querySelectorAll("[data-rx-signed-out]")) element.hidden = user !== null;
+  for (const container of document.querySelectorAll("[data-rx-view][data-rx-needs-sign-in]")) {
+    if (user !== null) bind(container);
+    else sessions.get(container)?.close();
+  }
 }
 
 const emitOnDocument = (type, detail) => document.dispatchEvent(new CustomEvent(`rx:${type}`, { detail }));
@@ -453,9 +459,10 @@ export function bind(container, options = {}) {
   return handle;
 }
 
-/** Binds every [data-rx-view] below `root` that is not bound yet; returns their handles. */
+/** Binds every [data-rx-view] below `root` that is not bound yet (but those that need a sign-in); returns their handles. */
 export function bindAll(root = document) {
-  return [...root.querySelectorAll("[data-rx-view]")].map((container) => bind(container));
+  // A view for signed-in users waits for a session to say someone is (showSignedIn).
+  return [...root.querySelectorAll("[data-rx-view]:not([data-rx-needs-sign-in])")].map((container) => bind(container));
 }
 
 if (typeof document !== "undefined") {
