@@ -8,13 +8,18 @@
 #            answered and closed, one after another;
 #   login:   FEW and then MANY login sessions as wsload's churn runs them: username,
 #            password and a tap, the login's result (the simulated service, 1 ms), closed.
+#   signed-in: as session, each upgrade with `Authorization: Bearer` (a token of a user in
+#            a throwaway accounts file, looked up once, then from the server's cache), and
+#   anonymous-store: as session, on the same server with accounts but no token: the pair
+#            gives what a signed-in session's open costs beyond an anonymous one.
 # User-space instructions only: the kernel's share of a system call is not counted.
 # With TLS=1 the rxlive servers get a throwaway certificate and the driver speaks TLS 1.3
 # (Python's ssl module, the client's work is not counted).
 #
 # Usage: [TLS=1] scripts/callgrind-sessions.sh [SERVER ...]     (needs valgrind: scripts/setup test)
 #   SERVER   an rxlive binary, or uws-cpp=PATH for the uws-cpp peer of ../shared/peers
-#   MEASURES "message session" (default), or any of message, session and login
+#   MEASURES "message session" (default), or any of message, session, login, signed-in and
+#            anonymous-store
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MEASURES="${MEASURES:-message session}"
@@ -38,11 +43,12 @@ PUBLIC_DIR=Public
 
 # Drives the server on port $1: measure $2, COUNT $3 units.
 drive() {
-    python3 - "$1" "$2" "$3" "$CERT_DIR" <<'PY'
+    python3 - "$1" "$2" "$3" "$CERT_DIR" "${TOKEN:-}" <<'PY'
 import sys, importlib.util
 spec = importlib.util.spec_from_file_location("ws", "scripts/watch-session.py")
 ws = importlib.util.module_from_spec(spec); spec.loader.exec_module(ws)
 port, measure, count = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+token = sys.argv[5] if len(sys.argv) > 5 else ""
 if sys.argv[4]:  # TLS: every connection the driver opens is wrapped
     import socket, ssl
     context = ssl.create_default_context(cafile=sys.argv[4] + "/cert.pem")
@@ -51,7 +57,7 @@ if sys.argv[4]:  # TLS: every connection the driver opens is wrapped
         plain_connection(*args, **kwargs), server_hostname="localhost")
 
 def session():
-    sock = ws.connect(port, "/ws/sum")
+    sock = ws.connect(port, "/ws/sum", headers=[f"Authorization: Bearer {token}"] if token else [])
     sock.settimeout(120)
     replies = ws.messages(sock)
     next(replies)  # ready
@@ -99,6 +105,9 @@ instructions() {  # server, measure, count -> total instructions of the run
     port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
     if [[ "$server" == uws-cpp=* ]]; then
         PORT="$port" LOGIN_DELAY_MS=1 valgrind --tool=callgrind --callgrind-out-file="$out" "$binary" >/dev/null 2>&1 &
+    elif [ "$2" = signed-in ] || [ "$2" = anonymous-store ]; then
+        valgrind --tool=callgrind --callgrind-out-file="$out" "$binary" --port "$port" --public "$PUBLIC_DIR" \
+            --message-rate 0 --database "sqlite:$ACCOUNTS/accounts.sqlite" --log-level error "${SERVER_TLS[@]}" >/dev/null 2>&1 &
     else
         valgrind --tool=callgrind --callgrind-out-file="$out" "$binary" --port "$port" --public "$PUBLIC_DIR" \
             --message-rate 0 --login-service simulated --login-delay 0.001 --log-level error "${SERVER_TLS[@]}" >/dev/null 2>&1 &
@@ -108,7 +117,7 @@ instructions() {  # server, measure, count -> total instructions of the run
         python3 -c "import socket,sys; s=socket.socket(); sys.exit(s.connect_ex(('127.0.0.1',$port)))" && break
         sleep 0.1
     done
-    drive "$port" "$2" "$3"
+    TOKEN="$([ "$2" = signed-in ] && echo "$TOKEN_OF_ADA")" drive "$port" "$([ "$2" = message ] || [ "$2" = login ] && echo "$2" || echo session)" "$3"
     sleep 1  # let the server finish closing the sessions
     kill -TERM "$pid"
     wait "$pid" || true
@@ -116,15 +125,32 @@ instructions() {  # server, measure, count -> total instructions of the run
     rm -f "$out" "$binary"
 }
 
+# A throwaway accounts file with one user and a token, for signed-in and anonymous-store.
+ACCOUNTS="$(mktemp -d)"
+trap 'rm -rf "$ACCOUNTS" ${CERT_DIR:+"$CERT_DIR"}' EXIT
+TOKEN_OF_ADA=""
+
 for server in "$@"; do
     for measure in $MEASURES; do
         case "$measure" in
             message) few=1000; many=6000 ;;
-            session|login) few=200; many=1200 ;;
-            *) echo "unknown measure $measure (message session login)" >&2; exit 2 ;;
+            session|login|anonymous-store) few=200; many=1200 ;;
+            signed-in)
+                few=200; many=1200
+                [[ "$server" != uws-cpp=* ]] || continue
+                rm -f "$ACCOUNTS"/accounts.sqlite*
+                echo engine | "$server" user add ada --database "sqlite:$ACCOUNTS/accounts.sqlite" >/dev/null
+                TOKEN_OF_ADA="$("$server" user token ada --database "sqlite:$ACCOUNTS/accounts.sqlite" 2>/dev/null)" ;;
+            *) echo "unknown measure $measure (message session login signed-in anonymous-store)" >&2; exit 2 ;;
         esac
         a="$(instructions "$server" "$measure" "$few")"
         b="$(instructions "$server" "$measure" "$many")"
-        echo "$server: $(( (b - a) / (many - few) )) instructions per $([ "$measure" = login ] && echo "login session" || echo "sum $measure")$([ "$TLS" = 1 ] && echo " over TLS") (callgrind, $few vs $many)"
+        case "$measure" in
+            login) unit="login session" ;;
+            signed-in) unit="signed-in sum session" ;;
+            anonymous-store) unit="anonymous sum session (server with accounts)" ;;
+            *) unit="sum $measure" ;;
+        esac
+        echo "$server: $(( (b - a) / (many - few) )) instructions per $unit$([ "$TLS" = 1 ] && echo " over TLS") (callgrind, $few vs $many)"
     done
 done

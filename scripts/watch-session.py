@@ -13,11 +13,12 @@ import sys
 import time
 
 
-def connect(port, path):
+def connect(port, path, headers=()):
     sock = socket.create_connection(("127.0.0.1", port), timeout=10)
     key = base64.b64encode(os.urandom(16)).decode()
+    extra = "".join(f"{header}\r\n" for header in headers)
     sock.sendall((f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
-                  f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+                  f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n{extra}\r\n").encode())
     head = b""
     while b"\r\n\r\n" not in head:
         chunk = sock.recv(1)

@@ -33,4 +33,15 @@ static inline void rxlive_BIO_set_retry_read(BIO *bio) { BIO_set_retry_read(bio)
 
 static inline void rxlive_BIO_clear_retry_flags(BIO *bio) { BIO_clear_retry_flags(bio); }
 
+// SHA-256 of a short input on a context in the caller's stack: the EVP one-shot allocates and
+// frees a context for each call (a third of a token's hash). SHA256_Init and friends are
+// deprecated in OpenSSL 3 in favour of EVP, but remain its documented, supported API.
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wdeprecated-declarations"
+static inline int rxlive_sha256(const void *data, size_t count, unsigned char *digest) {
+    SHA256_CTX context;
+    return SHA256_Init(&context) && SHA256_Update(&context, data, count) && SHA256_Final(digest, &context);
+}
+#pragma clang diagnostic pop
+
 #endif

@@ -16,10 +16,12 @@ enum CommonHeaderName: UInt8, CaseIterable {
     case host, upgrade, connection, origin
     case secWebSocketKey, secWebSocketVersion, secWebSocketExtensions
     case transferEncoding, contentLength, xForwardedFor, ifNoneMatch, ifModifiedSince
-    case userAgent, accept, acceptEncoding, acceptLanguage, cacheControl, pragma, cookie
+    // Where a sign-in is (the session cookie, or a script's bearer token).
+    case cookie, authorization
+    case userAgent, accept, acceptEncoding, acceptLanguage, cacheControl, pragma
 
     /// How many names, from the first, `HeaderFieldIndex` keeps (at most 16).
-    static var indexedCount: UInt8 { 12 }
+    static var indexedCount: UInt8 { 14 }
 
     /// The name in lower case and as browsers spell it: as bytes to compare a field's name
     /// with, and as `String` literals to hand out.
@@ -45,6 +47,7 @@ enum CommonHeaderName: UInt8, CaseIterable {
         case .cacheControl: ("cache-control", "Cache-Control", "cache-control", "Cache-Control")
         case .pragma: ("pragma", "Pragma", "pragma", "Pragma")
         case .cookie: ("cookie", "Cookie", "cookie", "Cookie")
+        case .authorization: ("authorization", "Authorization", "authorization", "Authorization")
         }
     }
 
@@ -91,7 +94,7 @@ enum CommonHeaderName: UInt8, CaseIterable {
             }
         case 7: return only(.upgrade)
         case 10: return only(.connection) ?? only(.userAgent)
-        case 13: return only(.ifNoneMatch) ?? only(.cacheControl)
+        case 13: return only(.ifNoneMatch) ?? only(.cacheControl) ?? only(.authorization)
         case 14: return only(.contentLength)
         case 15: return only(.xForwardedFor) ?? only(.acceptEncoding) ?? only(.acceptLanguage)
         case 17: return only(.secWebSocketKey) ?? only(.transferEncoding) ?? only(.ifModifiedSince)

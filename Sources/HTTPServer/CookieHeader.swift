@@ -22,36 +22,69 @@ public struct CookieHeader: Sendable, Equatable {
 
     /// The cookies of one `Cookie` header value; nil when it is not well formed.
     public init?(parsing value: String) {
-        let bytes = Array(value.utf8)
-        guard !bytes.isEmpty, bytes.count <= Self.maxBytes else { return nil }
         var pairs: [(name: String, value: String)] = []
-        var index = 0
-        while index < bytes.count {
-            guard pairs.count < Self.maxPairs else { return nil }
-            let nameStart = index
-            while index < bytes.count, HTTPRequestParser.isTokenCharacter(bytes[index]) { index += 1 }
-            guard index > nameStart, index < bytes.count, bytes[index] == UInt8(ascii: "=") else { return nil }
-            let name = String(decoding: bytes[nameStart..<index], as: UTF8.self)
-            index += 1
-            var quoted = false
-            if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
-                quoted = true
-                index += 1
+        let wellFormed = Self.scan(value) { name, value in
+            pairs.append((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
+        }
+        guard wellFormed else { return nil }
+        self.pairs = pairs
+    }
+
+    /// The value of the cookie `name` in `request`'s `Cookie` fields when they are well
+    /// formed and name it exactly once: what `CookieHeader(request)?.uniqueValue(of: name)`
+    /// gives, without making a string of every pair (an upgrade's sign-in is read this way).
+    public static func uniqueValue(of name: String, in request: HTTPRequestHead) -> String? {
+        let (count, first) = request.fieldCount(named: "cookie")
+        guard count > 0, let first else { return nil }
+        let header = count == 1 ? first : request.headers(named: "cookie").joined(separator: "; ")
+        var found: Substring.UTF8View?
+        var repeated = false
+        var wanted = name
+        let wellFormed = wanted.withUTF8 { wantedBytes in
+            scan(header) { pairName, pairValue in
+                guard pairName.elementsEqual(wantedBytes) else { return }
+                if found != nil { repeated = true }
+                found = pairValue
             }
+        }
+        guard wellFormed, !repeated, let found else { return nil }
+        return String(Substring(found))
+    }
+
+    /// Reads `value` as a cookie string, calling `pair` with each name and value (the value
+    /// without its quotes); false when it is not well formed or over a limit.
+    private static func scan(_ value: String, _ pair: (Substring.UTF8View, Substring.UTF8View) -> Void) -> Bool {
+        let text = Substring(value)
+        let bytes = text.utf8
+        guard !bytes.isEmpty, bytes.count <= maxBytes else { return false }
+        var index = bytes.startIndex
+        var pairs = 0
+        while index < bytes.endIndex {
+            guard pairs < maxPairs else { return false }
+            let nameStart = index
+            while index < bytes.endIndex, HTTPRequestParser.isTokenCharacter(bytes[index]) { bytes.formIndex(after: &index) }
+            guard index > nameStart, index < bytes.endIndex, bytes[index] == UInt8(ascii: "=") else { return false }
+            let name = text[nameStart..<index].utf8
+            bytes.formIndex(after: &index)
+            let quoted = index < bytes.endIndex && bytes[index] == UInt8(ascii: "\"")
+            if quoted { bytes.formIndex(after: &index) }
             let valueStart = index
-            while index < bytes.count, Self.isCookieOctet(bytes[index]) { index += 1 }
+            while index < bytes.endIndex, isCookieOctet(bytes[index]) { bytes.formIndex(after: &index) }
             let valueEnd = index
             if quoted {
-                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
-                index += 1
+                guard index < bytes.endIndex, bytes[index] == UInt8(ascii: "\"") else { return false }
+                bytes.formIndex(after: &index)
             }
-            pairs.append((name, String(decoding: bytes[valueStart..<valueEnd], as: UTF8.self)))
-            guard index < bytes.count else { break }
+            pair(name, text[valueStart..<valueEnd].utf8)
+            pairs += 1
+            guard index < bytes.endIndex else { break }
             // The separator is exactly "; ", and something must follow it.
-            guard index + 2 < bytes.count, bytes[index] == UInt8(ascii: ";"), bytes[index + 1] == UInt8(ascii: " ") else { return nil }
-            index += 2
+            let space = bytes.index(after: index)
+            guard bytes[index] == UInt8(ascii: ";"), space < bytes.endIndex, bytes[space] == UInt8(ascii: " "),
+                  bytes.index(after: space) < bytes.endIndex else { return false }
+            index = bytes.index(after: space)
         }
-        self.pairs = pairs
+        return true
     }
 
     /// The value of the cookie `name` when it is sent exactly once; nil when it is absent or

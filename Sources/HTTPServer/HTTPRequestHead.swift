@@ -81,6 +81,15 @@ public struct HTTPRequestHead: Sendable, Equatable {
         return headers.filter { Self.sameName($0.name, name) }.map(\.value)
     }
 
+    /// How many fields are named `name` (2 standing for "more than one" when the head has
+    /// no index) and the first one's value: whether a field is there exactly once, with no
+    /// array made (an indexed name is no scan either).
+    public func fieldCount(named name: String) -> (count: Int, first: String?) {
+        if let common = indexed(name) { return field(common) }
+        let (count, first) = headerCount(named: name)
+        return (min(count, 2), first)
+    }
+
     /// The common name `name` is when the index has its slot.
     private func indexed(_ name: String) -> CommonHeaderName? {
         guard fieldIndex.isComplete, let common = CommonHeaderName.classify(name),

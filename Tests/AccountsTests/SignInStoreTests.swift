@@ -39,6 +39,19 @@ final class SignInStoreTests: XCTestCase {
         XCTAssertNil(try store.signedInSession(token: issued.token + "x", policy: policy))
     }
 
+    func testSecretsAreHashedWithSHA256AndCheckedForShape() {
+        // FIPS 180-2's example: SHA-256("abc").
+        XCTAssertEqual(SignInSecret.hash("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        XCTAssertEqual(SignInSecret.digest("abc").hex, SignInSecret.hash("abc"))
+        XCTAssertNotEqual(SignInSecret.digest("abc"), SignInSecret.digest("abd"))
+        XCTAssertTrue(SignInSecret.isWellFormed(SignInSecret.makeToken()))
+        XCTAssertTrue(SignInSecret.isWellFormed(SignInSecret.makeCode()))
+        for bad in ["short", String(repeating: "a", count: 65), "aaaaaaaaaaaaaaaa=", "aaaaaaaaaaaaaaa+", "aaaaaaaaaaaaaaa/", "aaaaaaaaaaaaaaaé"] {
+            XCTAssertFalse(SignInSecret.isWellFormed(bad), bad)
+        }
+        XCTAssertEqual(SignInSecret.makeSessionID().count, 16)
+    }
+
     func testNeitherTheTokenNorTheCodeIsStored() throws {
         let store = try makeStore()
         let code = try store.issueSignInCode(for: "ada", policy: policy)

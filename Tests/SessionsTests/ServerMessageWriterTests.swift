@@ -24,6 +24,17 @@ final class ServerMessageWriterTests: XCTestCase {
         }
         XCTAssertEqual(template.withMessage(sessionBits: 0xab) { String(decoding: $0, as: UTF8.self) },
                        #"{"ready":{"viewModel":"sum","session":"ab","inputs":{"number1":"text","go":"tap"},"outputs":["sum"]}}"#)
+        // A signed-in session's ready carries its user, escaped as JSON once per sign-in.
+        for name in ["ada", "a \"quoted\" \\ name", "émile\u{1}", ""] {
+            let user = SignedInUser(name: name, sessionID: "0")
+            for value in bits {
+                let written = template.withMessage(sessionBits: value, user: user) { String(decoding: $0, as: UTF8.self) }
+                XCTAssertEqual(written, template.message(session: String(value, radix: 16), user: name), "\(value) \(name)")
+            }
+        }
+        XCTAssertEqual(template.withMessage(sessionBits: 0xab, user: SignedInUser(name: "ada", sessionID: "0")) {
+            String(decoding: $0, as: UTF8.self)
+        }, #"{"ready":{"viewModel":"sum","session":"ab","user":"ada","inputs":{"number1":"text","go":"tap"},"outputs":["sum"]}}"#)
     }
 
     func testOutputsWithBooleansAndNumbers() {

@@ -20,16 +20,18 @@ final class PostgresRevocationWaiter: RevocationWaiter {
         PQfinish(connection)
     }
 
-    func wait(seconds: Double) {
+    func wait(seconds: Double) -> Bool {
+        let wasListening = connection != nil && PQstatus(connection) == CONNECTION_OK
         guard let connection = listening() else {
             // The server is down: the watcher's next read fails and says so; wait between tries.
             usleep(UInt32(seconds * 1_000_000))
-            return
+            return true
         }
-        if drainNotifications(connection) { return }
+        // A new LISTEN may have missed what was announced before it: read the log once.
+        if !wasListening || drainNotifications(connection) { return true }
         var descriptor = pollfd(fd: PQsocket(connection), events: Int16(POLLIN), revents: 0)
         _ = poll(&descriptor, 1, Int32(seconds * 1000))
-        _ = drainNotifications(connection)
+        return drainNotifications(connection)
     }
 
     /// The listening connection, made (and LISTEN sent) when there is none or it broke.

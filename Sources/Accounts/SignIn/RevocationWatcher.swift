@@ -2,17 +2,57 @@ import Foundation
 import Synchronization
 
 /// Waits until a revocation may have been logged: a database that can tell (PostgreSQL's
-/// LISTEN) returns as soon as one is; others sleep the interval, and the log is polled.
+/// LISTEN) returns as soon as one is; an SQLite file is looked at after the interval.
 public protocol RevocationWaiter: AnyObject {
-    /// Returns after at most `seconds`, earlier when told of a revocation.
-    func wait(seconds: Double)
+    /// Returns after at most `seconds`, earlier when told of a revocation: whether the log
+    /// may have changed (false: it surely did not, and need not be read).
+    func wait(seconds: Double) -> Bool
 }
 
-/// Sleeps: the log is read after each wait.
+/// Sleeps, and says the log may have changed.
 final class PollingRevocationWaiter: RevocationWaiter {
-    func wait(seconds: Double) {
+    func wait(seconds: Double) -> Bool {
         Thread.sleep(forTimeInterval: seconds)
+        return true
     }
+}
+
+/// Sleeps, then compares the SQLite file and its write-ahead log with what they were: a
+/// commit by any process changes one of them, and an idle server reads nothing (two
+/// `stat`s per interval rather than a query).
+final class SQLiteRevocationWaiter: RevocationWaiter {
+    private let paths: [String]
+    private var seen: [FileState?] = []
+
+    private struct FileState: Equatable {
+        let device, inode, size: UInt64
+        let modified: timespec
+
+        static func == (lhs: FileState, rhs: FileState) -> Bool {
+            (lhs.device, lhs.inode, lhs.size, lhs.modified.tv_sec, lhs.modified.tv_nsec)
+                == (rhs.device, rhs.inode, rhs.size, rhs.modified.tv_sec, rhs.modified.tv_nsec)
+        }
+    }
+
+    init(path: String) {
+        paths = [path, path + "-wal"]
+    }
+
+    func wait(seconds: Double) -> Bool {
+        Thread.sleep(forTimeInterval: seconds)
+        let now = paths.map { path -> FileState? in
+            var info = stat()
+            guard stat(path, &info) == 0 else { return nil }
+            return FileState(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: UInt64(info.st_size),
+                             modified: info.st_mtim)
+        }
+        defer { seen = now }
+        return now != seen
+    }
+}
+
+extension SQLiteDatabase {
+    public func makeRevocationWaiter() -> any RevocationWaiter { SQLiteRevocationWaiter(path: path) }
 }
 
 extension CredentialDatabase {
@@ -59,17 +99,18 @@ public final class RevocationWatcher: Sendable {
         let waiter = store.makeRevocationWaiter()
         var latest: Int64?
         var lastPrune = 0.0
+        var lastRead = 0.0
         var lastError = ""
+        var changed = true
         while !stopped.load(ordering: .acquiring) {
             do {
-                if let known = latest {
-                    let (newest, revocations) = try store.revocations(after: known)
-                    latest = newest
-                    if !revocations.isEmpty { onRevoked(revocations) }
-                } else {
-                    latest = try store.latestRevocation()
-                }
                 let now = store.clock()
+                // Read at least every few seconds whatever the waiter says: a notice lost while
+                // a connection was down must not hold a revocation back for long.
+                if changed || latest == nil || now - lastRead >= 5 {
+                    lastRead = now
+                    try readLog(after: &latest)
+                }
                 if now - lastPrune >= 600 {
                     lastPrune = now
                     try store.pruneSignIn()
@@ -81,8 +122,20 @@ public final class RevocationWatcher: Sendable {
                 if message != lastError { onError(message) }
                 lastError = message
             }
-            waiter.wait(seconds: interval)
+            changed = waiter.wait(seconds: interval)
         }
+    }
+
+    /// Reads the revocations after `latest` and tells of them; the first read only learns
+    /// where the log ends.
+    private func readLog(after latest: inout Int64?) throws {
+        guard let known = latest else {
+            latest = try store.latestRevocation()
+            return
+        }
+        let (newest, revocations) = try store.revocations(after: known)
+        latest = newest
+        if !revocations.isEmpty { onRevoked(revocations) }
     }
 }
 

@@ -13,9 +13,9 @@ final class SignInCache: Sendable {
 
     /// Most tokens kept; past it the cache starts again (each lookup refills it).
     private static let maxEntries = 100_000
-    private let entries = Mutex<[String: Entry]>([:])
+    private let entries = Mutex<[SecretDigest: Entry]>([:])
 
-    subscript(hash: String) -> Entry? {
+    subscript(hash: SecretDigest) -> Entry? {
         get { entries.withLock { $0[hash] } }
         set {
             entries.withLock { table in

@@ -17,21 +17,31 @@ struct SignInCredential: Sendable {
     /// The credential of `request`; nil when it presents none (a malformed or ambiguous
     /// cookie header presents none, RFC 6265 strictly).
     init?(_ request: HTTPRequestContext, secure: Bool) {
-        let authorization = request.head.headers(named: "authorization")
-        if let field = authorization.first {
-            guard authorization.count == 1 else { return nil }
-            // RFC 6750 §2.1: the scheme is case-insensitive, one space, then the token.
-            let parts = field.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
-            guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-            token = String(parts[1])
+        let (count, authorization) = request.head.fieldCount(named: "authorization")
+        if count > 0 {
+            guard count == 1, let authorization, let token = Self.bearerToken(authorization) else { return nil }
+            self.token = token
             isBearer = true
             return
         }
-        guard let cookies = CookieHeader(request.head), let value = cookies.uniqueValue(of: Self.cookieName(secure: secure)) else {
-            return nil
-        }
+        guard let value = CookieHeader.uniqueValue(of: Self.cookieName(secure: secure), in: request.head) else { return nil }
         token = value
         isBearer = false
+    }
+
+    /// The token of `Bearer <token>` (RFC 6750 §2.1: the scheme in any case, one space).
+    private static func bearerToken(_ field: String) -> String? {
+        var field = field
+        return field.withUTF8 { bytes in
+            let scheme: StaticString = "bearer "
+            let count = scheme.utf8CodeUnitCount
+            guard bytes.count > count else { return nil }
+            for index in 0..<count {
+                let expected = scheme.utf8Start[index]
+                guard expected == 0x20 ? bytes[index] == 0x20 : bytes[index] | 0x20 == expected else { return nil }
+            }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[count...]), as: UTF8.self)
+        }
     }
 
     /// `Set-Cookie` for `token`: kept for `maxAge` seconds, sent only to this site's own

@@ -42,6 +42,11 @@ final class SessionRegistry: Sendable {
         }
     }
 
+    /// The open sessions `matching` picks (under the lock: keep it short).
+    func sessions(where matching: (Session) -> Bool) -> [Session] {
+        state.withLock { $0.sessions.filter(matching) }
+    }
+
     /// Removes `session` if it is listed (a second call does nothing).
     func remove(_ session: Session) {
         state.withLock { state in

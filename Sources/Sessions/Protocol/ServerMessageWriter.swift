@@ -155,15 +155,24 @@ struct ReadyMessageTemplate: Sendable {
     }
 
     /// Calls `body` with the message for the session whose id is `sessionBits` in lowercase
-    /// hex (as `String(sessionBits, radix: 16)` writes it), written into the stack: an open
-    /// makes no `String` for its `ready`.
-    func withMessage<Result>(sessionBits: UInt64, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+    /// hex (as `String(sessionBits, radix: 16)` writes it), with `"user"` after it for a
+    /// signed-in session, written into the stack: an open makes no `String` for its `ready`.
+    func withMessage<Result>(sessionBits: UInt64, user signedIn: SignedInUser? = nil,
+                             _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        withExtendedLifetime(signedIn) { writeMessage(sessionBits: sessionBits, user: signedIn?.nameJSON.bytes, body) }
+    }
+
+    /// `withMessage` with the user's JSON bytes, which must outlive the call.
+    private func writeMessage<Result>(sessionBits: UInt64, user: UnsafeRawBufferPointer?,
+                                      _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
         var head = head
         var tail = tail
+        let userKey: StaticString = ",\"user\":"
+        let userCount = user.map { userKey.utf8CodeUnitCount + $0.count } ?? 0
         return head.withUTF8 { head in
             tail.withUTF8 { tail in
                 // 16 hex digits at most, between two quotes.
-                withUnsafeTemporaryAllocation(byteCount: head.count + 18 + tail.count, alignment: 1) { buffer in
+                withUnsafeTemporaryAllocation(byteCount: head.count + 18 + userCount + tail.count, alignment: 1) { buffer in
                     UnsafeMutableRawBufferPointer(rebasing: buffer[..<head.count]).copyMemory(from: UnsafeRawBufferPointer(head))
                     var digits = 1
                     while digits < 16 && sessionBits >> (4 * digits) != 0 { digits += 1 }
@@ -177,6 +186,13 @@ struct ReadyMessageTemplate: Sendable {
                     index += 1
                     buffer[index] = 0x22
                     index += 1
+                    if let user {
+                        let key = UnsafeRawBufferPointer(start: userKey.utf8Start, count: userKey.utf8CodeUnitCount)
+                        UnsafeMutableRawBufferPointer(rebasing: buffer[index..<(index + key.count)]).copyMemory(from: key)
+                        index += key.count
+                        UnsafeMutableRawBufferPointer(rebasing: buffer[index..<(index + user.count)]).copyMemory(from: user)
+                        index += user.count
+                    }
                     UnsafeMutableRawBufferPointer(rebasing: buffer[index..<(index + tail.count)]).copyMemory(from: UnsafeRawBufferPointer(tail))
                     return body(UnsafeRawBufferPointer(rebasing: buffer[..<(index + tail.count)]))
                 }

@@ -89,14 +89,9 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
     func open(clientAddress: String = "") {
         guard case .idle = state else { return }
         metrics.sessionOpened(endpoint.sessionCounters, loop: endpoint.loop)
-        if let identity {
-            send(endpoint.ready.message(session: id, user: identity.name))
-            endpoint.configuration.signedInSessions.add(self, user: identity)
-        } else {
-            endpoint.ready.withMessage(sessionBits: idBits) { ready in
-                transport?.send(textBytes: ready)
-                endpoint.loopMetrics.messageSent()
-            }
+        endpoint.ready.withMessage(sessionBits: idBits, user: identity) { ready in
+            transport?.send(textBytes: ready)
+            endpoint.loopMetrics.messageSent()
         }
         let now = openedAt
         endpoint.registry.add(self)
@@ -225,7 +220,6 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
         feeds = .none
         subscription?.dispose()
         endpoint.registry.remove(self)
-        if let identity { endpoint.configuration.signedInSessions.remove(self, user: identity) }
         // A viewer sees every lane complete, as the session's streams end here; a tap made
         // after this point is made finished.
         if let trace = traceTap.sealIfEmpty() {

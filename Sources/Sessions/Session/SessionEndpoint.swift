@@ -46,6 +46,8 @@ final class SessionEndpoint {
         self.logger = logger
         self.clock = clock
         ready = ReadyMessageTemplate(viewModel: wire.name, inputs: wire.inputs.inputs, outputs: wire.outputNames)
+        // A sign-out finds this endpoint's signed-in sessions in its registry.
+        configuration.signedInSessions.attach(registry)
     }
 }
 

@@ -1,10 +1,14 @@
 import Synchronization
 
-/// The live sessions of signed-in users, so that a log out (here or on another instance)
+/// Finds the live sessions of a sign-in, so that a log out (here or on another instance)
 /// reaches them: each is told `{"signedOut":…}` and closed with code 4001 on its own loop.
-/// Only signed-in sessions are listed; an anonymous one costs nothing here.
+///
+/// It keeps no list of its own: the sessions' registries (the dashboard's, which every open
+/// session is in) are scanned for sessions whose user matches. A sign-out is rare and a scan
+/// of a few thousand references is short, where a list of signed-in sessions would cost each
+/// of them an entry, a lock and a hash at open and again at close.
 public final class SignedInSessions: Sendable {
-    private let live = Mutex<[String: [ObjectIdentifier: WeakSession]]>([:])
+    private let registries = Mutex<[SessionRegistry]>([])
 
     /// An empty list.
     public init() {}
@@ -12,52 +16,35 @@ public final class SignedInSessions: Sendable {
     /// Signs out every live session of the sign-in `sessionID`; how many there were.
     @discardableResult
     public func signOut(sessionID: String, reason: String) -> Int {
-        let sessions = live.withLock { $0.removeValue(forKey: sessionID) }
-        return signOut(sessions.map { Array($0.values) } ?? [], reason: reason)
+        signOut(sessions { $0.sessionID == sessionID }, reason: reason)
     }
 
     /// Signs out every live session of `user`; how many there were.
     @discardableResult
     public func signOut(user: String, reason: String) -> Int {
-        let sessions = live.withLock { table in
-            var found: [WeakSession] = []
-            for (id, entries) in table where entries.values.contains(where: { $0.userName == user }) {
-                found += entries.values
-                table[id] = nil
-            }
-            return found
-        }
-        return signOut(sessions, reason: reason)
+        signOut(sessions { $0.name == user }, reason: reason)
     }
 
-    /// Live signed-in sessions, for tests and the dashboard's count.
-    public var count: Int { live.withLock { $0.values.reduce(0) { $0 + $1.count } } }
+    /// Live signed-in sessions.
+    public var count: Int { sessions { _ in true }.count }
 
-    private func signOut(_ sessions: [WeakSession], reason: String) -> Int {
-        var count = 0
-        for entry in sessions {
-            guard let session = entry.session, let transport = session.transport else { continue }
-            count += 1
-            transport.executeOnOwnerThread { session.signOut(reason: reason) }
-        }
-        return count
-    }
-
-    func add(_ session: Session, user: SignedInUser) {
-        let entry = WeakSession(session: session, userName: user.name)
-        live.withLock { $0[user.sessionID, default: [:]][ObjectIdentifier(session)] = entry }
-    }
-
-    func remove(_ session: Session, user: SignedInUser) {
-        live.withLock { table in
-            table[user.sessionID]?[ObjectIdentifier(session)] = nil
-            if table[user.sessionID]?.isEmpty == true { table[user.sessionID] = nil }
+    /// Looks in `registry` too (each endpoint's registry; the same one is kept once).
+    func attach(_ registry: SessionRegistry) {
+        registries.withLock { list in
+            if !list.contains(where: { $0 === registry }) { list.append(registry) }
         }
     }
-}
 
-/// A listed session, not kept alive by the list.
-private struct WeakSession: @unchecked Sendable {  // `session` is only used through its owner thread (`executeOnOwnerThread`)
-    weak var session: Session?
-    let userName: String
+    private func sessions(_ matching: (SignedInUser) -> Bool) -> [Session] {
+        registries.withLock { $0 }.flatMap { registry in
+            registry.sessions { session in session.identity.map(matching) ?? false }
+        }
+    }
+
+    private func signOut(_ sessions: [Session], reason: String) -> Int {
+        for session in sessions {
+            session.transport?.executeOnOwnerThread { session.signOut(reason: reason) }
+        }
+        return sessions.count
+    }
 }

@@ -7,11 +7,16 @@ public final class SignedInUser: Sendable {
     public let name: String
     /// The sign-in's public id (never the token).
     public let sessionID: String
+    /// `name` as a JSON string, written once for every `ready` of the sign-in.
+    let nameJSON: FixedBytes
 
     /// A signed-in user.
     public init(name: String, sessionID: String) {
         self.name = name
         self.sessionID = sessionID
+        var json = ""
+        json.appendJSONString(name)
+        nameJSON = FixedBytes(json.utf8)
     }
 }
 
