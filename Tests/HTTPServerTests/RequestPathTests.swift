@@ -22,6 +22,21 @@ final class RequestPathTests: XCTestCase {
         }
     }
 
+    func testNormalFormDecodesOnceAndDropsEmptySegments() {
+        XCTAssertEqual(RequestPath.normalise("/"), .path("/"))
+        XCTAssertEqual(RequestPath.normalise("/ws/login"), .path("/ws/login"))
+        XCTAssertEqual(RequestPath.normalise("//dashboard"), .path("/dashboard"))
+        XCTAssertEqual(RequestPath.normalise("/%64ashboard/index.html"), .path("/dashboard/index.html"))
+        XCTAssertEqual(RequestPath.normalise("/dashboard/"), .path("/dashboard"))
+        XCTAssertEqual(RequestPath.normalise("///"), .path("/"))
+        // Decoded once: an escaped percent stays a percent, not a second escape.
+        XCTAssertEqual(RequestPath.normalise("/%2564ashboard"), .path("/%64ashboard"))
+        XCTAssertEqual(RequestPath.normalise("/%2e%2e/x"), .refused)
+        XCTAssertEqual(RequestPath.normalise("/a/.hidden"), .refused)
+        XCTAssertEqual(RequestPath.normalise("/%zz"), .malformed)
+        XCTAssertEqual(RequestPath.normalise("*"), .malformed)
+    }
+
     func testHTTPDateRoundTrip() {
         XCTAssertEqual(HTTPDate.format(784_111_777), "Sun, 06 Nov 1994 08:49:37 GMT")
         XCTAssertEqual(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 GMT"), 784_111_777)

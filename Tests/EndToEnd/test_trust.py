@@ -1,0 +1,40 @@
+"""End-to-end: issue 35's defects, each against the real rxlive binary on 127.0.0.1: paths
+judged after they are decoded, a FIFO in the public folder, shedding, database secrets,
+usernames, settings that can never match, and a restore over the live SQLite file."""
+import os
+import signal
+import socket
+import tempfile
+import time
+from pathlib import Path
+
+import support
+from support import REPO, ServerProcess, free_port
+
+
+def raw_get(port, target, timeout=3.0):
+    """Status of a GET of `target` sent exactly as written (urllib would tidy it); 0 if none."""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
+        sock.sendall(f"GET {target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
+        data = b""
+        try:
+            while b"\r\n" not in data:
+                chunk = sock.recv(4096)
+                if not chunk:
+                    break
+                data += chunk
+        except socket.timeout:
+            return 0
+    return int(data.split(b" ")[1]) if data.startswith(b"HTTP/1.1 ") else 0
+
+
+def test_a_hidden_path_stays_hidden_however_it_is_spelled():
+    with support.start_rxlive(extra_args=["--dashboard", "off"]) as process:
+        for target in ("//dashboard", "/%64ashboard", "/%64ashboard/index.html", "//dashboard/dashboard.js",
+                       "/dashboard//", "/%64ashboard/%64ashboard.js", "///%64ashboard//index.html"):
+            assert raw_get(process.port, target) == 404, target
+        # Routes are found by the same normal form, and the page's files still are.
+        assert raw_get(process.port, "//healthz") == 200
+        assert raw_get(process.port, "/%69ndex.html") == 200
+        assert raw_get(process.port, "//style.css") == 200
+
