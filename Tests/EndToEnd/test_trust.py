@@ -38,3 +38,15 @@ def test_a_hidden_path_stays_hidden_however_it_is_spelled():
         assert raw_get(process.port, "/%69ndex.html") == 200
         assert raw_get(process.port, "//style.css") == 200
 
+
+def test_a_fifo_in_the_public_folder_does_not_stop_the_server():
+    with tempfile.TemporaryDirectory() as base:
+        public = Path(base)
+        (public / "index.html").write_bytes(b"<!doctype html><title>t</title>\n")
+        os.mkfifo(public / "fifo.html")
+        with support.start_rxlive(public=public) as process:
+            started = time.monotonic()
+            assert raw_get(process.port, "/fifo.html") == 404
+            assert time.monotonic() - started < 2
+            assert raw_get(process.port, "/index.html") == 200
+            assert process.stop(signal.SIGTERM, timeout=5) == 0
