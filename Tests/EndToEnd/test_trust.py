@@ -1,7 +1,9 @@
 """End-to-end: issue 35's defects, each against the real rxlive binary on 127.0.0.1: paths
 judged after they are decoded, a FIFO in the public folder, shedding, database secrets,
 usernames, settings that can never match, and a restore over the live SQLite file."""
+import json
 import os
+import queue
 import signal
 import socket
 import tempfile
@@ -9,7 +11,8 @@ import time
 from pathlib import Path
 
 import support
-from support import REPO, ServerProcess, free_port
+from test_accounts import finish, rxlive_user
+from test_sessions import Websocat, tap, text
 
 
 def raw_get(port, target, timeout=3.0):
@@ -50,3 +53,53 @@ def test_a_fifo_in_the_public_folder_does_not_stop_the_server():
             assert time.monotonic() - started < 2
             assert raw_get(process.port, "/index.html") == 200
             assert process.stop(signal.SIGTERM, timeout=5) == 0
+
+
+# ---------------------------------------------------------------- shedding
+
+def login_session(port, username, password):
+    client = Websocat(port, "/ws/login")
+    assert client.receive(1)[0].startswith('{"ready":{"viewModel":"login"')
+    client.send(text("username", username), text("password", password))
+    assert json.loads(client.receive(1)[0]) == {"output": "isLoginButtonEnabled", "value": True}
+    return client
+
+
+def test_right_passwords_from_one_address_are_never_refused_as_failed_logins(tmp_path):
+    database = f"sqlite:{tmp_path / 'accounts.sqlite'}"
+    names = [f"colleague{index}" for index in range(6)]
+    for name in names:
+        assert rxlive_user("add", name, "--database", database, password="right horse\n").returncode == 0
+    with support.start_rxlive(extra_args=["--database", database, "--login-workers", "1"]) as server:
+        # Six people behind one NAT address (here 127.0.0.1) press "log in" at once.
+        clients = [login_session(server.port, name, "right horse") for name in names]
+        try:
+            for client in clients:
+                client.send(tap("loginTapped"))
+            answers = [json.loads(client.receive(1, timeout=30)[0]) for client in clients]
+        finally:
+            for client in clients:
+                finish(client)
+        assert answers == [{"output": "loginResult", "value": True}] * 6, answers
+
+        # One person taps ten times as fast as they can: each tap replaces the last request.
+        client = login_session(server.port, names[0], "right horse")
+        try:
+            client.send(*[tap("loginTapped")] * 10)
+            first = json.loads(client.receive(1, timeout=30)[0])
+            rest = []
+            while (line := next_line(client, 2.0)) is not None:
+                rest.append(json.loads(line))
+        finally:
+            finish(client)
+        for answer in [first, *rest]:
+            assert answer == {"output": "loginResult", "value": True}, answer
+
+
+def next_line(client, timeout):
+    """The next message, or None when none comes within `timeout` seconds."""
+    try:
+        return client.lines.get(timeout=timeout)
+    except queue.Empty:
+        return None
+
