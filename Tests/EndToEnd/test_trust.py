@@ -6,12 +6,14 @@ import os
 import queue
 import signal
 import socket
+import subprocess
 import tempfile
 import time
 from pathlib import Path
 
 import support
-from test_accounts import finish, rxlive_user
+from support import free_port
+from test_accounts import attempt, finish, rxlive_user
 from test_sessions import Websocat, tap, text
 
 
@@ -103,3 +105,79 @@ def next_line(client, timeout):
     except queue.Empty:
         return None
 
+
+
+# ---------------------------------------------------------------- database secrets
+
+LOG_LEVELS = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
+# Each form of --database that once printed its secret: a `?` in the userinfo password, libpq's
+# own error text (a bad escape, an unbalanced bracket), and values rxlive does not recognise.
+SECRET_FORMS = {
+    "SECRETQMARK": "postgres://u:SECRET?QMARK@127.0.0.1:1/db",
+    "SECRETZZ": "postgres://u:SECRETZZ%zz@127.0.0.1:1/db",
+    "SECRETPCT": "postgres://127.0.0.1:1/db?password=SECRETPCT%",
+    "SECRETV6": "postgres://u:SECRETV6@[::1/db",
+    "SECRETCASE": "Postgres://u:SECRETCASE@127.0.0.1:1/db",
+    "SECRETKEYWORDS": "host=127.0.0.1 port=1 password=SECRETKEYWORDS",
+    "SECRETAMP": "postgresql://127.0.0.1:1/db?password=SECRET&AMP",
+}
+
+
+def secret_fragments(secret):
+    """What must never be printed: every password here starts with SECRET, and the name's
+    tail is the rest of it (where it is long enough to be told apart from other words)."""
+    tail = secret[len("SECRET"):]
+    return ["SECRET", tail] if len(tail) >= 3 else ["SECRET"]
+
+
+def started_or_exited(process, port, timeout=10.0):
+    """True once rxlive answers /healthz, False once it has exited."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            return False
+        if support.http_get(port, "/healthz", timeout=0.5)[0] == 200:
+            return True
+        time.sleep(0.05)
+    raise AssertionError("rxlive neither started nor exited")
+
+
+def run_rxlive(args, env=None, timeout=20):
+    full_env = {k: v for k, v in os.environ.items() if not k.startswith("RXLIVE_")}
+    full_env.update(env or {})
+    return subprocess.run([str(support.binary("rxlive")), *args], capture_output=True, text=True,
+                          env=full_env, timeout=timeout, cwd=support.REPO, input="engine\n")
+
+
+def test_no_database_secret_is_printed_at_any_log_level_or_by_any_user_command(tmp_path):
+    outputs = []
+    for secret, location in SECRET_FORMS.items():
+        for level in LOG_LEVELS:
+            port = free_port()
+            for given in (["--database", location], []):
+                env = {} if given else {"RXLIVE_DATABASE": location}
+                args = ["--host", "127.0.0.1", "--port", str(port), "--log-level", level,
+                        "--public", str(support.REPO / "Public"), *given]
+                process = subprocess.Popen([str(support.binary("rxlive")), *args], stdout=subprocess.PIPE,
+                                           stderr=subprocess.STDOUT, text=True,
+                                           env={**{k: v for k, v in os.environ.items() if not k.startswith("RXLIVE_")}, **env})
+                if started_or_exited(process, port):
+                    # libpq can read the URI: a login reaches the database, which is down.
+                    answer = attempt(port, "ada", "engine")
+                    assert answer["error"]["code"] == "login_unavailable", answer
+                    process.send_signal(signal.SIGTERM)
+                    output, _ = process.communicate(timeout=10)
+                else:
+                    output, _ = process.communicate(timeout=10)
+                    assert process.returncode == 2, (location, output)
+                    assert output.count("\n") == 1, output
+                    assert ("--database" if given else "RXLIVE_DATABASE") in output, output
+                outputs.append((secret, output))
+        for command in (["user", "add", "ada"], ["user", "remove", "ada"], ["user", "list"]):
+            for result in (run_rxlive([*command, "--database", location]),
+                           run_rxlive(command, env={"RXLIVE_DATABASE": location})):
+                assert result.returncode != 0, (command, location)
+                outputs.append((secret, result.stdout + result.stderr))
+    for secret, output in outputs:
+        for fragment in secret_fragments(secret):
+            assert fragment not in output, f"{fragment} printed:\n{output}"

@@ -134,7 +134,7 @@ final class ConfigurationTests: RunningAppTestCase {
         XCTAssertEqual(refusal(["--login-service", "magic"]),
                        "--login-service: 'magic' is not a login service (store or simulated)")
         XCTAssertEqual(refusal([], ["RXLIVE_DATABASE": "accounts.db"]),
-                       "RXLIVE_DATABASE: 'accounts.db' is not a database (sqlite:PATH or postgres://…)")
+                       "RXLIVE_DATABASE: not a database: give sqlite:PATH or postgres://… (the value is not repeated here: it may hold a password)")
         XCTAssertEqual(refusal(["--login-workers", "0"]), "--login-workers: '0' is not a whole number from 1 to 64")
         XCTAssertEqual(refusal(["--dashboard", "sometimes"]), "--dashboard: 'sometimes' is not auto, on or off")
         XCTAssertEqual(refusal(["--admin-token", "short"]),

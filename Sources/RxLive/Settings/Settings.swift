@@ -114,12 +114,7 @@ enum Settings {
     static let database = Setting(
         \.database, flag: "database", variable: "RXLIVE_DATABASE", valueName: "database",
         default: DatabaseLocation.sqlite(path: "data/rxlive.sqlite"), accountsOnly: true,
-        syntax: .single(show: \.description) { text throws(SettingProblem) in
-            guard let location = DatabaseLocation(text) else {
-                throw SettingProblem(message: "'\(text)' is not a database (sqlite:PATH or postgres://…)")
-            }
-            return location
-        },
+        syntax: .single(show: \.description) { text throws(SettingProblem) in try DatabaseLocation.read(text) },
         help: "Where the accounts are: `sqlite:PATH` (a file, created 0600 in a folder created 0700) "
             + "or `postgres://…` (a libpq connection URI)")
 
