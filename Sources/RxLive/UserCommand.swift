@@ -28,7 +28,9 @@ struct UserCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add an account; the password is read from standard input (a prompt without echo on a terminal).")
 
-        @Argument(help: "The username (1 to \(AccountLimits.maxUsernameScalars) characters, no control or invisible characters; compared in Unicode NFC).")
+        @Argument(help: ArgumentHelp("The username (1 to \(AccountLimits.maxUsernameScalars) characters; no control, format, "
+                  + "default-ignorable or other invisible characters; no white space but single spaces between other "
+                  + "characters; compared in Unicode NFC)."))
         var name: String
 
         @OptionGroup var storeOption: AccountStoreOption

@@ -181,3 +181,30 @@ def test_no_database_secret_is_printed_at_any_log_level_or_by_any_user_command(t
     for secret, output in outputs:
         for fragment in secret_fragments(secret):
             assert fragment not in output, f"{fragment} printed:\n{output}"
+
+
+# ---------------------------------------------------------------- usernames
+
+# Names that render as "ada" (or cannot be told from it in `user list`), and why each is refused.
+LOOKALIKE_NAMES = {
+    "ada\u034f": "U+034F", "ada\u3164": "U+3164", "\u115fada": "U+115F", "ada\u1160": "U+1160",
+    "ada\u2800": "U+2800", "ada\ufe0f": "U+FE0F", "ada\U000e0100": "U+E0100", "ada\uffa0": "U+FFA0",
+    "ada ": "begin or end with a space", " ada": "begin or end with a space",
+    "ada\u00a0": "U+00A0", "ada\u3000": "U+3000", "a  da": "two spaces",
+}
+
+
+def test_names_that_look_like_another_are_refused_on_the_command_line_and_on_the_wire(tmp_path):
+    database = f"sqlite:{tmp_path / 'accounts.sqlite'}"
+    assert rxlive_user("add", "ada", "--database", database, password="engine\n").returncode == 0
+    for name, why in LOOKALIKE_NAMES.items():
+        added = rxlive_user("add", name, "--database", database, password="engine\n")
+        assert added.returncode == 2 and why in added.stderr, (ascii(name), added.stderr)
+    assert rxlive_user("list", "--database", database).stdout == "ada\n"
+    with support.start_rxlive(extra_args=["--database", database]) as server:
+        for name, why in LOOKALIKE_NAMES.items():
+            answer = attempt(server.port, name, "engine")
+            assert answer["error"]["code"] == "bad_value" and why in answer["error"]["message"], (ascii(name), answer)
+        # Nothing was counted against the name they imitate; single inner spaces are fine.
+        assert attempt(server.port, "ada", "engine") == {"output": "loginResult", "value": True}
+    assert rxlive_user("add", "Ada Lovelace", "--database", database, password="engine\n").returncode == 0
