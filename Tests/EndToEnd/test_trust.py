@@ -208,3 +208,43 @@ def test_names_that_look_like_another_are_refused_on_the_command_line_and_on_the
         # Nothing was counted against the name they imitate; single inner spaces are fine.
         assert attempt(server.port, "ada", "engine") == {"output": "loginResult", "value": True}
     assert rxlive_user("add", "Ada Lovelace", "--database", database, password="engine\n").returncode == 0
+
+
+# ---------------------------------------------------------------- settings that can never match
+
+def refused_at_start(args, env=None):
+    """rxlive's exit code and its output when started with `args` on a free port."""
+    port = free_port()
+    result = run_rxlive(["--host", "127.0.0.1", "--port", str(port), "--public", str(support.REPO / "Public"), *args], env=env)
+    return result.returncode, result.stdout + result.stderr
+
+
+def test_trusted_proxies_are_addresses_and_ranges_and_nothing_else_starts():
+    for value in ("notanip", "10.0.0.0/33", "127.0.0.1:8080", "localhost"):
+        code, output = refused_at_start(["--trusted-proxy", value])
+        assert code == 2 and output.count("\n") == 1 and output.startswith("rxlive: error: --trusted-proxy: "), output
+    code, output = refused_at_start([], env={"RXLIVE_TRUSTED_PROXIES": "127.0.0.1,notanip"})
+    assert code == 2 and "RXLIVE_TRUSTED_PROXIES: 'notanip'" in output, output
+
+
+def test_a_trusted_proxy_range_makes_each_forwarded_client_count_on_its_own(tmp_path):
+    database = f"sqlite:{tmp_path / 'accounts.sqlite'}"
+    assert rxlive_user("add", "ada", "--database", database, password="engine\n").returncode == 0
+    with support.start_rxlive(extra_args=["--database", database, "--trusted-proxy", "127.0.0.0/8"]) as server:
+        # Four clients behind the proxy, one wrong try each: none is held back by the others' tries.
+        for client in range(1, 5):
+            answer = attempt(server.port, "ada", "wrong", headers=[f"X-Forwarded-For: 203.0.113.{client}"])
+            assert answer == {"output": "loginResult", "value": False}, (client, answer)
+
+
+def test_server_names_and_origins_that_can_never_match_stop_the_start():
+    for flag, value, why in [("--server-name", "myhost:8080", "without a port"),
+                             ("--server-name", "*.example", "no other wildcard"),
+                             ("--server-name", "[::1", "brackets hold an IPv6 address"),
+                             ("--allowed-origin", "evil", "is not an origin"),
+                             ("--allowed-origin", "https://example.com/", "is not an origin")]:
+        code, output = refused_at_start([flag, value])
+        assert code == 2 and output.count("\n") == 1, (value, output)
+        assert output.startswith(f"rxlive: error: {flag}: '{value}'") and why in output, output
+    code, output = refused_at_start([], env={"RXLIVE_SERVER_NAMES": "example.com,example.com:443"})
+    assert code == 2 and "RXLIVE_SERVER_NAMES: 'example.com:443'" in output, output
