@@ -4,8 +4,10 @@ usernames, settings that can never match, and a restore over the live SQLite fil
 import json
 import os
 import queue
+import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import tempfile
 import time
@@ -248,3 +250,37 @@ def test_server_names_and_origins_that_can_never_match_stop_the_start():
         assert output.startswith(f"rxlive: error: {flag}: '{value}'") and why in output, output
     code, output = refused_at_start([], env={"RXLIVE_SERVER_NAMES": "example.com,example.com:443"})
     assert code == 2 and "RXLIVE_SERVER_NAMES: 'example.com:443'" in output, output
+
+
+# ---------------------------------------------------------------- restoring the SQLite file
+
+def test_a_backup_restored_through_sqlite_is_served_and_one_copied_over_the_live_file_is_reported(tmp_path):
+    live, backup = tmp_path / "accounts.sqlite", tmp_path / "backup.sqlite"
+    database = f"sqlite:{live}"
+    accepted, rejected = {"output": "loginResult", "value": True}, {"output": "loginResult", "value": False}
+    assert rxlive_user("add", "ada", "--database", database, password="engine\n").returncode == 0
+    with support.start_rxlive(extra_args=["--database", database]) as server:
+        assert attempt(server.port, "ada", "engine") == accepted
+        # A backup as OPERATIONS.md takes it (SQLite's backup API, as sqlite3's .backup).
+        with sqlite3.connect(live) as source, sqlite3.connect(backup) as target:
+            source.backup(target)
+        assert rxlive_user("add", "erin", "--database", database, password="pw\n").returncode == 0
+        assert rxlive_user("remove", "ada", "--database", database).returncode == 0
+        assert attempt(server.port, "erin", "pw") == accepted
+
+        # Restored as OPERATIONS.md says, while serving (sqlite3's .restore: the same API).
+        with sqlite3.connect(backup) as source, sqlite3.connect(live) as target:
+            source.backup(target)
+        assert attempt(server.port, "ada", "engine") == accepted, "the account only in the backup is back"
+        assert attempt(server.port, "erin", "pw") == rejected, "the account made after the backup is gone"
+        assert "rewritten on disk" not in server.log_path.read_text()
+
+        # Copied over the live file (same inode): the log still wins, and the server says so.
+        assert rxlive_user("add", "frank", "--database", database, password="pw\n").returncode == 0
+        inode = live.stat().st_ino
+        shutil.copyfile(backup, live)
+        assert live.stat().st_ino == inode
+        attempt(server.port, "ada", "engine")
+        log = server.log_path.read_text()
+        assert "rewritten on disk while open, not through SQLite" in log, log
+        assert "Restoring a backup" in log
