@@ -27,7 +27,11 @@ public enum RequestPath {
     /// The one form every decision about `path` (still encoded, no query) is made on, so that
     /// `//dashboard` or `/%64ashboard` is judged as `/dashboard` is.
     public static func normalise(_ path: String) -> Normalised {
-        if isAlreadyNormal(path) { return .path(path) }
+        isAlreadyNormal(path) ? .path(path) : normaliseByDecoding(path)
+    }
+
+    /// `normalise` without its fast path: what the fast path must agree with.
+    static func normaliseByDecoding(_ path: String) -> Normalised {
         switch check(path) {
         case .segments(let segments): return .path("/" + segments.joined(separator: "/"))
         case .malformed: return .malformed

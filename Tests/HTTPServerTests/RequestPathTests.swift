@@ -37,6 +37,21 @@ final class RequestPathTests: XCTestCase {
         XCTAssertEqual(RequestPath.normalise("*"), .malformed)
     }
 
+    func testTheFastPathAgreesWithDecoding() {
+        // Random paths over the characters that matter to either path; a fixed seed.
+        let alphabet: [String] = ["/", "/", ".", "a", "b", "%", "2", "e", "F", "\\", "#", " ", "~", "é"]
+        var state: UInt64 = 35
+        func next() -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407  // Knuth's MMIX LCG
+            return Int(state >> 33)
+        }
+        for _ in 0..<50_000 {
+            let length = next() % 9
+            let path = (next() % 8 == 0 ? "" : "/") + (0..<length).map { _ in alphabet[next() % alphabet.count] }.joined()
+            XCTAssertEqual(RequestPath.normalise(path), RequestPath.normaliseByDecoding(path), path)
+        }
+    }
+
     func testHTTPDateRoundTrip() {
         XCTAssertEqual(HTTPDate.format(784_111_777), "Sun, 06 Nov 1994 08:49:37 GMT")
         XCTAssertEqual(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 GMT"), 784_111_777)
