@@ -66,14 +66,17 @@ struct UserCommand: ParsableCommand {
     struct Remove: AccountStoreCommand {
         static let configuration = CommandConfiguration(abstract: "Remove an account.")
 
-        @Argument(help: "The username.")
+        @Argument(help: "The username, as `user list` shows it.")
         var name: String
 
         @OptionGroup var storeOption: AccountStoreOption
         @ParentCommand var root: RxLiveCommand
 
         func run() throws {
-            guard try openStore().removeAccount(name) else {
+            let accounts = try openStore()
+            // A name as `user list` spells one that breaks today's rule, \u{…} and all.
+            guard try accounts.removeAccount(name)
+                || CredentialRules.storedName(listed: name).map(accounts.removeAccount) == true else {
                 printError("no user \(name)")
                 throw ExitCode(1)
             }
@@ -82,14 +85,16 @@ struct UserCommand: ParsableCommand {
     }
 
     struct List: AccountStoreCommand {
-        static let configuration = CommandConfiguration(abstract: "List the accounts, one name a line.")
+        static let configuration = CommandConfiguration(
+            abstract: "List the accounts, one name a line; a name stored before today's username rule that breaks "
+                + "it shows its invisible and white-space characters as \\u{…}.")
 
         @OptionGroup var storeOption: AccountStoreOption
         @ParentCommand var root: RxLiveCommand
 
         func run() throws {
             for name in try openStore().accountNames() {
-                print(name)
+                print(CredentialRules.listedName(name))
             }
         }
     }

@@ -66,6 +66,16 @@ final class CredentialRulesTests: XCTestCase {
         XCTAssertNil(refusal("Ada King Lovelace"))
     }
 
+    func testNamesStoredBeforeTheRuleAreListedApartAndFoundBack() {
+        XCTAssertEqual(CredentialRules.listedName("Ada Lovelace"), "Ada Lovelace")
+        XCTAssertNil(CredentialRules.storedName(listed: "Ada Lovelace"))
+        for (stored, listed) in [("ada\u{3164}", "ada\\u{3164}"), ("ada ", "ada\\u{20}"), ("a\\b\u{A0}", "a\\u{5C}b\\u{A0}"),
+                                 ("ada\u{E0100}", "ada\\u{E0100}")] {
+            XCTAssertEqual(CredentialRules.listedName(stored), listed)
+            XCTAssertEqual(CredentialRules.storedName(listed: listed), stored)
+        }
+    }
+
     func testNamesAreComparedInNFC() throws {
         let decomposed = "e\u{301}mile", precomposed = "\u{E9}mile"
         XCTAssertNotEqual(Array(decomposed.utf8), Array(precomposed.utf8))

@@ -286,3 +286,17 @@ def test_a_backup_restored_through_sqlite_is_served_and_one_copied_over_the_live
         log = server.log_path.read_text()
         assert "rewritten on disk while open, not through SQLite" in log, log
         assert "Restoring a backup" in log
+
+
+def test_a_lookalike_name_stored_before_the_rule_is_listed_apart_and_can_be_removed(tmp_path):
+    path = tmp_path / "accounts.sqlite"
+    database = f"sqlite:{path}"
+    assert rxlive_user("add", "ada", "--database", database, password="engine\n").returncode == 0
+    # As an older rxlive stored it: "ada" and a Hangul filler, with ada's hash.
+    with sqlite3.connect(path) as connection:
+        connection.execute("INSERT INTO accounts SELECT 'ada' || char(12644), password_hash, created_at, updated_at "
+                           "FROM accounts WHERE username = 'ada'")
+    assert rxlive_user("list", "--database", database).stdout == "ada\nada\\u{3164}\n"
+    removed = rxlive_user("remove", "ada\\u{3164}", "--database", database)
+    assert removed.returncode == 0, removed.stderr
+    assert rxlive_user("list", "--database", database).stdout == "ada\n"
