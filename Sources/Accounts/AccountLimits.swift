@@ -29,10 +29,12 @@ public struct CredentialValidationError: Error, Equatable, CustomStringConvertib
 /// A username is compared in Unicode Normalization Form C (NFC): it is normalized before
 /// it is stored and before it is looked up, so "é" typed precomposed or as "e" + U+0301
 /// names the same account. It has 1 to `AccountLimits.maxUsernameScalars` scalars and at
-/// most `AccountLimits.maxUsernameBytes` UTF-8 bytes, and no control (Cc), format (Cf, e.g.
-/// U+200B, U+202E, U+FEFF) or line/paragraph separator character: two names that look the
-/// same are the same name. A password has 1 to `AccountLimits.maxPasswordBytes` UTF-8 bytes
-/// and is otherwise free.
+/// most `AccountLimits.maxUsernameBytes` UTF-8 bytes, and none of the characters that
+/// `isInvisible` names (controls, formats, default-ignorable code points such as Hangul
+/// fillers and variation selectors, blank symbols, unassigned and private-use code points).
+/// Its only white space is U+0020, one at a time, between other characters. So two names
+/// that look the same are the same name. A password has 1 to
+/// `AccountLimits.maxPasswordBytes` UTF-8 bytes and is otherwise free.
 public enum CredentialRules {
     /// `raw` in NFC, or the reason it cannot be a username.
     public static func normalizedUsername(_ raw: String) throws(CredentialValidationError) -> String {
@@ -42,11 +44,8 @@ public enum CredentialRules {
         guard raw.utf8.count <= limit else {
             throw CredentialValidationError("a username has at most \(AccountLimits.maxUsernameScalars) characters (\(limit) UTF-8 bytes)")
         }
-        if let scalar = raw.unicodeScalars.first(where: isForbiddenInUsername) {
-            let code = "U+" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)
-            throw CredentialValidationError("a username may not contain control or invisible characters (\(code))")
-        }
         let normalized = raw.precomposedStringWithCanonicalMapping
+        try checkCharacters(normalized)
         guard normalized.unicodeScalars.count <= AccountLimits.maxUsernameScalars, normalized.utf8.count <= limit else {
             throw CredentialValidationError("a username has at most \(AccountLimits.maxUsernameScalars) characters (\(limit) UTF-8 bytes)")
         }
@@ -73,13 +72,42 @@ public enum CredentialRules {
         return password
     }
 
-    /// True for the scalars no username may hold: controls, invisible formatting, line and
-    /// paragraph separators, and unpaired surrogates' stand-in, U+FFFD.
-    static func isForbiddenInUsername(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.properties.generalCategory {
-        case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate: return true
-        default: return scalar == "\u{FFFD}"
+    /// Throws unless every scalar of `name` may be in a username and its white space is
+    /// single U+0020 spaces between other characters.
+    private static func checkCharacters(_ name: String) throws(CredentialValidationError) {
+        if let scalar = name.unicodeScalars.first(where: isInvisible) {
+            throw CredentialValidationError("a username may not contain control or invisible characters (\(code(scalar)))")
         }
+        if let scalar = name.unicodeScalars.first(where: { $0.properties.isWhitespace && $0 != " " }) {
+            throw CredentialValidationError("a username's only white space is the plain space, U+0020 (not \(code(scalar)))")
+        }
+        if name.first == " " || name.last == " " {
+            throw CredentialValidationError("a username may not begin or end with a space")
+        }
+        if name.contains("  ") {
+            throw CredentialValidationError("a username may not hold two spaces in a row")
+        }
+    }
+
+    /// True for the scalars no username may hold, each either invisible or drawn as nothing
+    /// or anything: controls (Cc), formats (Cf: U+200B, U+202E, U+FEFF, tags), line and
+    /// paragraph separators, surrogates, private-use and unassigned code points,
+    /// noncharacters, Unicode's default-ignorable code points (U+034F, the Hangul fillers
+    /// U+115F, U+1160, U+3164, U+FFA0, variation selectors U+FE00–U+FE0F and
+    /// U+E0100–U+E01EF), the blank Braille pattern U+2800, and U+FFFC and U+FFFD.
+    static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        let properties = scalar.properties
+        switch properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned:
+            return true
+        default:
+            return properties.isDefaultIgnorableCodePoint || properties.isNoncharacterCodePoint
+                || scalar == "\u{2800}" || scalar == "\u{FFFC}" || scalar == "\u{FFFD}"
+        }
+    }
+
+    private static func code(_ scalar: Unicode.Scalar) -> String {
+        "U+" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)
     }
 
     private static func text(utf8 bytes: some Collection<UInt8>, what: String) throws(CredentialValidationError) -> String {

@@ -14,6 +14,9 @@ public enum LoginVerdict: Equatable, Sendable {
     case throttled(retryAfter: Double)
     /// The database could not answer.
     case unavailable(String)
+    /// The hashing queue had no place: nothing was checked or counted; try again after this
+    /// many seconds.
+    case busy(retryAfter: Double)
 }
 
 /// Accounts and their passwords, checked against a `CredentialDatabase` with a

@@ -11,29 +11,54 @@ public enum DatabaseURIMasking {
     /// (`postgres://user:secret@host`) and every `password=`/`sslpassword=` query parameter,
     /// in any order, spelled in any case or percent-encoded. Works for `postgres://`,
     /// `postgresql://` and any other `scheme://` location; anything else (`sqlite:PATH`) is
-    /// returned as it is. When in doubt it hides more, never less: with several `@`, all up to
-    /// the last one before the query is taken as userinfo.
+    /// returned as it is. When in doubt it hides more, never less: a password may hold `?`,
+    /// `/` or `@`, so all up to the last `@` is taken as userinfo, and a userinfo that
+    /// cannot be one (a `/`, `?`, `&` or `=` before its `:`) is hidden whole.
     public static func masked(_ location: String) -> String {
         guard let schemeEnd = location.range(of: "://") else { return location }
         let afterScheme = location[schemeEnd.upperBound...]
-        let query = afterScheme.firstIndex(of: "?")
-        let beforeQuery = afterScheme[..<(query ?? afterScheme.endIndex)]
         var result = String(location[..<schemeEnd.upperBound])
-        if let at = beforeQuery.lastIndex(of: "@") {
-            let userinfo = beforeQuery[..<at]
-            if let colon = userinfo.firstIndex(of: ":") {
-                result += userinfo[..<colon] + ":" + mask
+        var rest = afterScheme
+        if let at = afterScheme.lastIndex(of: "@") {
+            let userinfo = afterScheme[..<at]
+            let user = userinfo.prefix { $0 != ":" }
+            if user.contains(where: { "/?#&=".contains($0) }) {
+                result += mask
             } else {
-                result += userinfo
+                result += user.count < userinfo.count ? user + ":" + mask : user
             }
-            result += beforeQuery[at...]
-        } else {
-            result += beforeQuery
+            rest = afterScheme[at...]
         }
-        if let query {
-            result += "?" + maskedQuery(afterScheme[afterScheme.index(after: query)...])
+        if let query = rest.firstIndex(of: "?") {
+            result += rest[..<query] + "?" + maskedQuery(rest[rest.index(after: query)...])
+        } else {
+            result += rest
         }
         return result
+    }
+
+    /// The secrets of `location` as written in it: the userinfo's password (all after its
+    /// first `:` up to the last `@`) and the values of secret query parameters. For taking
+    /// them out of text that may quote them, such as libpq's errors.
+    static func writtenSecrets(_ location: String) -> [String] {
+        guard let schemeEnd = location.range(of: "://") else { return [] }
+        let afterScheme = location[schemeEnd.upperBound...]
+        var secrets: [String] = []
+        var rest = afterScheme
+        if let at = afterScheme.lastIndex(of: "@") {
+            let userinfo = afterScheme[..<at]
+            if let colon = userinfo.firstIndex(of: ":") { secrets.append(String(userinfo[userinfo.index(after: colon)...])) }
+            rest = afterScheme[at...]
+        }
+        if let query = rest.firstIndex(of: "?") {
+            for pair in rest[rest.index(after: query)...].split(separator: "&") {
+                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                if parts.count == 2, secretParameters.contains(percentDecoded(parts[0]).lowercased()) {
+                    secrets.append(String(parts[1]))
+                }
+            }
+        }
+        return secrets.filter { !$0.isEmpty }
     }
 
     /// The query with the values of secret parameters hidden; the rest as given.

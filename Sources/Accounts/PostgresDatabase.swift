@@ -25,6 +25,10 @@ public struct PostgresDatabase: CredentialDatabase {
 
     /// A libpq connection to the server, its notices silenced.
     func connectRaw() throws -> OpaquePointer {
+        // libpq's own words on a URI it cannot read quote the token, which may be the password.
+        if let problem = PostgresURIReading.problem(uri) {
+            throw CredentialStoreError("libpq cannot read the PostgreSQL URI: \(problem)")
+        }
         // Later keywords win over those expanded from `dbname`, so the URI's own timeout wins.
         let keywords = ["connect_timeout", "dbname"]
         let values = [String(connectTimeout), uri]
@@ -34,7 +38,8 @@ public struct PostgresDatabase: CredentialDatabase {
         guard let connection, PQstatus(connection) == CONNECTION_OK else {
             let message = connection.map { String(cString: PQerrorMessage($0)) } ?? "out of memory"
             PQfinish(connection)
-            throw CredentialStoreError("cannot connect to PostgreSQL: \(message.trimmingTrailingNewlines)")
+            let reason = PostgresURIReading.scrubbed(message.trimmingTrailingNewlines, uri: uri)
+            throw CredentialStoreError("cannot connect to PostgreSQL: \(reason)")
         }
         // The server's notices ("relation already exists, skipping") are not for the log.
         PQsetNoticeProcessor(connection, { _, _ in }, nil)
@@ -240,7 +245,8 @@ private func withCStrings<Result>(_ strings: [String], _ body: (UnsafePointer<Un
     return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
 }
 
-private extension String {
+extension String {
+    /// The text without the line ends libpq's messages finish with.
     var trimmingTrailingNewlines: String {
         var text = self
         while text.last?.isNewline == true { text.removeLast() }

@@ -74,7 +74,8 @@ public struct SQLiteDatabase: CredentialDatabase {
             throw CredentialStoreError(refusal)
         }
         sqlite3_busy_timeout(handle, busyTimeout)
-        let connection = SQLiteConnection(handle: handle, path: path, identity: identity)
+        let watch = SQLiteWriteWatch(path: path, opened: opened, onWarning: onWarning)
+        let connection = SQLiteConnection(handle: handle, path: path, identity: identity, watch: watch)
         try connection.execute("PRAGMA journal_mode=WAL")
         // In WAL mode NORMAL syncs at checkpoints, not at every commit: a power cut may lose the
         // last counters but never corrupts the file, and a login costs no fsync.
@@ -85,6 +86,10 @@ public struct SQLiteDatabase: CredentialDatabase {
         }
         if replaced {
             onWarning("the accounts database \(path) was replaced while open; reopened the file now at that path")
+            watch.recordOwnWrite()
+        } else {
+            // Stat again: setting WAL mode on a new file wrote it.
+            watch.check(FileIdentity(path: path)?.content)
         }
         return connection
     }
@@ -98,16 +103,20 @@ public struct SQLiteDatabase: CredentialDatabase {
     }
 }
 
-/// The identity of the file last opened at a path (shared by copies of an `SQLiteDatabase`).
-private final class OpenedFile: Sendable {
+/// The identity of the file last opened at a path, and its contents as this process last
+/// wrote or saw them (shared by copies of an `SQLiteDatabase` and their connections).
+final class OpenedFile: Sendable {
     let identity = Mutex<FileIdentity?>(nil)
+    let content = Mutex<ContentStamp?>(nil)
 }
 
-/// Which file a path names: its device and inode (and its mode, for the permission check).
+/// Which file a path names: its device and inode (and its mode, for the permission check,
+/// and its size and modification time, for `SQLiteWriteWatch`).
 struct FileIdentity: Equatable, Sendable {
     let device: UInt64
     let inode: UInt64
     let mode: mode_t
+    let content: ContentStamp
 
     /// The file at `path` now; nil when there is none.
     init?(path: String) {
@@ -116,6 +125,7 @@ struct FileIdentity: Equatable, Sendable {
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)
         mode = info.st_mode
+        content = ContentStamp(info)
     }
 
     func isSameFile(as other: FileIdentity) -> Bool {
@@ -128,6 +138,8 @@ final class SQLiteConnection: CredentialConnection {
     private let handle: OpaquePointer
     private let path: String
     private let identity: FileIdentity
+    /// Kept as long as the handle: its checkpoint hook calls the watch.
+    private let watch: SQLiteWriteWatch
     private(set) var isBroken = false
     var isMigrated = false
 
@@ -172,20 +184,27 @@ final class SQLiteConnection: CredentialConnection {
         """,
     ]
 
-    init(handle: OpaquePointer, path: String, identity: FileIdentity) {
+    init(handle: OpaquePointer, path: String, identity: FileIdentity, watch: SQLiteWriteWatch) {
         self.handle = handle
         self.path = path
         self.identity = identity
+        self.watch = watch
+        watch.install(on: handle)
     }
 
-    /// One `stat` of the path: stale when the path names no file, or another file.
+    /// One `stat` of the path: stale when the path names no file, or another file. The same
+    /// file rewritten from outside is not stale (reopening would read the same log) but told.
     var isStale: Bool {
         guard let current = FileIdentity(path: path) else { return true }
-        return !current.isSameFile(as: identity)
+        guard current.isSameFile(as: identity) else { return true }
+        watch.check(current.content)
+        return false
     }
 
     deinit {
         sqlite3_close_v2(handle)
+        // The last connection to close checkpoints the log into the file.
+        watch.recordOwnWrite()
     }
 
     func migrate() throws {

@@ -8,8 +8,8 @@ import RxSwift
 /// that `CredentialRules` refuses fails at once with `LoginCheckError.invalid` (no hash, no
 /// failure counted, nothing written), a throttled attempt with `LoginCheckError.rateLimited`,
 /// a database that cannot answer with `LoginCheckError.unavailable`. The check waits in
-/// the `WorkerPool` under the client's address: past the pool's bounds it fails at once
-/// with `rateLimited(retryAfter: 1)`. Disposing the request before the check starts drops
+/// the `WorkerPool` under the client's address: past the pool's bound it fails at once
+/// with `busy(retryAfter: 1)`, which counts no failure. Disposing the request before the check starts drops
 /// it; disposing it later drops its answer.
 public struct StoreLoginService: Sendable {
     private let store: CredentialStore
@@ -74,7 +74,7 @@ public struct StoreLoginService: Sendable {
     }
 
     /// The answer when the hashing queue has no place for this client.
-    private static let busy = LoginVerdict.throttled(retryAfter: 1)
+    private static let busy = LoginVerdict.busy(retryAfter: 1)
 
     /// `.refused` for credentials `CredentialRules` refuses, else `.accepted` (go on).
     private static func precheck(username: String, password: String) -> LoginVerdict {
@@ -112,6 +112,8 @@ private struct HomeDelivery: @unchecked Sendable {  // the observer is only call
                 observer.onError(LoginCheckError.rateLimited(retryAfter: wait))
             case .unavailable:
                 observer.onError(LoginCheckError.unavailable)
+            case .busy(let wait):
+                observer.onError(LoginCheckError.busy(retryAfter: wait))
             }
             return Disposables.create()
         }

@@ -8,13 +8,14 @@ import Synchronization
 /// removes its effect.
 ///
 /// Work given a key (a client address) is bounded and fair: at most `maxQueued` keyed
-/// items wait at once, at most `maxQueuedPerKey` of them with one key, and the keys that
-/// used the pool least lately go first (each attempt counts, its weight halving every
-/// 10 s). When the queue is full, a newcomer whose key used the pool less than the busiest
-/// key in line takes that key's last place (that item is shed: its `onShed` runs);
-/// otherwise the newcomer is refused at once. So a client that comes by once goes ahead of
-/// a hundred clients hammering the pool, and waits only for the work already running. Work without a key (the scheduler's) is neither
-/// bounded nor shed, and goes first.
+/// items wait at once, and the keys that used the pool least lately go first (each attempt
+/// counts, its weight halving every 10 s). One key may hold any number of free places (six
+/// people behind one NAT address log in at once); disposed work holds none. When the queue
+/// is full, a newcomer whose key used the pool less than the busiest key in line takes that
+/// key's last place (that item is shed: its `onShed` runs); otherwise the newcomer is
+/// refused at once. So a client that comes by once goes ahead of a hundred clients
+/// hammering the pool, and waits only for the work already running. Work without a key
+/// (the scheduler's) is neither bounded nor shed, and goes first.
 ///
 /// The threads run at the loops' priority by default (`nice` 0): at nice 10 a flood of
 /// cheap requests that kept the loops busy starved the hashing of a real user's login (7 s
@@ -25,20 +26,15 @@ public final class WorkerPool: ImmediateSchedulerType, Sendable {
     public let threadCount: Int
     /// Most keyed items waiting at once.
     public let maxQueued: Int
-    /// Most keyed items waiting with one key.
-    public let maxQueuedPerKey: Int
     private let queue = Mutex(FairQueue())
     private let available = DispatchSemaphore(value: 0)
 
     /// Starts `threads` worker threads named `name`.
     /// - Parameters:
     ///   - maxQueued: most keyed items waiting at once; 16 per thread when nil.
-    ///   - maxQueuedPerKey: most keyed items waiting with one key.
-    public init(threads: Int, name: String = "rxlive.workers", nice: Int32 = 0,
-                maxQueued: Int? = nil, maxQueuedPerKey: Int = 4) {
+    public init(threads: Int, name: String = "rxlive.workers", nice: Int32 = 0, maxQueued: Int? = nil) {
         threadCount = max(1, threads)
         self.maxQueued = max(1, maxQueued ?? 16 * threadCount)
-        self.maxQueuedPerKey = max(1, maxQueuedPerKey)
         for index in 0..<threadCount {
             let thread = Thread { [self] in
                 // On Linux the nice value is per thread, and `who` 0 is the calling thread.
@@ -64,15 +60,15 @@ public final class WorkerPool: ImmediateSchedulerType, Sendable {
         return item
     }
 
-    /// Queues `action` under `key`, within the bounds; nil when it is refused at once (the
-    /// queue is full and `key` has its fair share, or the pool is shut down). `onShed` runs
+    /// Queues `action` under `key`, within the bound; nil when it is refused at once (the
+    /// queue is full and no busier key is in line, or the pool is shut down). `onShed` runs
     /// instead of `action` when a fairer newcomer takes its place later.
     public func schedule(key: String, onShed: @escaping () -> Void, action: @escaping () -> Void) -> Disposable? {
         let item = WorkItem(UncheckedWork(action), onShed: UncheckedWork(onShed))
         let (accepted, shed) = queue.withLock { queue -> (Bool, WorkItem?) in
             guard !queue.stopping else { return (false, nil) }
             let now = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
-            return queue.admit(item, key: key, now: now, maxQueued: maxQueued, maxQueuedPerKey: maxQueuedPerKey)
+            return queue.admit(item, key: key, now: now, maxQueued: maxQueued)
         }
         shed?.shed()
         guard accepted else { return nil }
@@ -137,9 +133,9 @@ private struct FairQueue {
         unkeyed.append(item)
     }
 
-    /// Queues a keyed item within the bounds at time `now` (seconds): whether it was
+    /// Queues a keyed item within the bound at time `now` (seconds): whether it was
     /// queued, and the item it displaced (to be shed outside the lock).
-    mutating func admit(_ item: WorkItem, key: String, now: Double, maxQueued: Int, maxQueuedPerKey: Int) -> (Bool, WorkItem?) {
+    mutating func admit(_ item: WorkItem, key: String, now: Double, maxQueued: Int) -> (Bool, WorkItem?) {
         let use = Self.decayed(uses[key], now: now)
         uses[key] = (use + 1, now)
         if uses.count > 8 * maxQueued + 256 {
@@ -148,8 +144,11 @@ private struct FairQueue {
             uses = uses.filter { Self.decayed($0.value, now: now) >= 0.5 }
             if uses.count > 16 * maxQueued + 512 { uses = [key: (use + 1, now)] }
         }
-        guard keyed.count(where: { $0.key == key }) < maxQueuedPerKey else { return (false, nil) }
         var displaced: WorkItem?
+        if keyed.count >= maxQueued {
+            // A cancelled request (a tap that a newer tap replaced) gives its place back first.
+            keyed.removeAll { $0.item.isDisposed }
+        }
         if keyed.count >= maxQueued {
             // The busiest key's latest item gives way, to a newcomer that used the pool less.
             guard let last = keyed.indices.max(by: { (keyed[$0].use, keyed[$0].arrival) < (keyed[$1].use, keyed[$1].arrival) }),

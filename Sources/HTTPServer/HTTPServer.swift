@@ -240,13 +240,20 @@ public final class HTTPServer {
         let isGetOrHead = request.method == "GET" || request.method == "HEAD"
         // Made only when it is the answer (an upgrade, the usual request, never needs it).
         var notAllowed: HTTPResponse { HTTPResponse.error(405, headers: [("Allow", "GET, HEAD")]) }
-        if let health = configuration.healthCheckPath, request.path == health {
+        // Every decision below is made on the one normal form of the path, never on its raw spelling.
+        let path: String
+        switch RequestPath.normalise(request.path) {
+        case .path(let normal): path = normal
+        case .malformed: return .response(isGetOrHead ? .error(400) : notAllowed)
+        case .refused: return .response(isGetOrHead ? .error(404) : notAllowed)
+        }
+        if let health = configuration.healthCheckPath, path == health {
             guard isGetOrHead else { return .response(notAllowed) }
             return .response(isDraining || isInDrainGrace
                 ? HTTPResponse(status: 503, contentType: "application/json", body: #"{"status":"draining"}"#)
                 : HTTPResponse(status: 200, contentType: "application/json", body: #"{"status":"ok"}"#))
         }
-        let pathRoutes = routes[request.path]
+        let pathRoutes = routes[path]
         if let handler = pathRoutes?.response {
             return .response(isGetOrHead ? handler(request) : notAllowed)
         }
@@ -271,22 +278,15 @@ public final class HTTPServer {
             }
         }
         if let prefix = configuration.webSocketPathPrefix,
-           request.path == prefix || (request.path.hasPrefix(prefix) && request.path.dropFirst(prefix.count).first == "/") {
+           path == prefix || (path.hasPrefix(prefix) && path.dropFirst(prefix.count).first == "/") {
             return .response(.error(404))
         }
         guard isGetOrHead else { return .response(notAllowed) }
-        if configuration.hiddenPaths.contains(where: { request.path == $0 || request.path.hasPrefix($0 + "/") }) {
+        if configuration.hiddenPaths.contains(where: { path == $0 || path.hasPrefix($0 + "/") }) {
             return .response(.error(404))
         }
-        switch RequestPath.check(request.path) {
-        case .malformed:
-            return .response(.error(400))
-        case .refused:
-            return .response(.error(404))
-        case .segments(let segments):
-            guard let files else { return .response(.error(404)) }
-            return .response(files.respond(to: request, segments: segments))
-        }
+        guard let files else { return .response(.error(404)) }
+        return .response(files.respond(to: request, segments: path.split(separator: "/").map(String.init)))
     }
 
     private func upgradeFallback(for request: HTTPRequestHead) -> (() -> any WebSocketHandler)? {

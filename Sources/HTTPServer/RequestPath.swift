@@ -1,6 +1,6 @@
-/// The safe, decoded form of a request path for file lookup.
+/// The safe, decoded form of a request path: what routing, hidden paths and file lookup judge.
 ///
-/// Refused (nil segments): dot segments (`.`, `..`) and hidden names, percent-encoded dots,
+/// Refused: dot segments (`.`, `..`) and hidden names, percent-encoded dots,
 /// slashes and backslashes, raw backslashes, NUL and other control characters, malformed
 /// percent escapes and invalid UTF-8. What is left can only name something below the root.
 public enum RequestPath {
@@ -12,6 +12,52 @@ public enum RequestPath {
         case malformed
         /// Well-formed but refused: answer 404 without touching the file system.
         case refused
+    }
+
+    /// A path normalised for routing: decoded, or why there is none.
+    public enum Normalised: Equatable, Sendable {
+        /// `/` and the decoded segments joined by `/`: no empty segments, no trailing slash.
+        case path(String)
+        /// Malformed path: answer 400.
+        case malformed
+        /// Well-formed but refused: answer 404 without touching the file system.
+        case refused
+    }
+
+    /// The one form every decision about `path` (still encoded, no query) is made on, so that
+    /// `//dashboard` or `/%64ashboard` is judged as `/dashboard` is.
+    public static func normalise(_ path: String) -> Normalised {
+        isAlreadyNormal(path) ? .path(path) : normaliseByDecoding(path)
+    }
+
+    /// `normalise` without its fast path: what the fast path must agree with.
+    static func normaliseByDecoding(_ path: String) -> Normalised {
+        switch check(path) {
+        case .segments(let segments): return .path("/" + segments.joined(separator: "/"))
+        case .malformed: return .malformed
+        case .refused: return .refused
+        }
+    }
+
+    /// True when `path` is its own normal form: printable ASCII without escapes, backslashes or
+    /// fragments, no empty segment, no segment starting with a dot, no trailing slash. The
+    /// usual request (a WebSocket upgrade, a page's file) takes this path and allocates nothing.
+    private static func isAlreadyNormal(_ path: String) -> Bool {
+        var previous: UInt8 = 0
+        var count = 0
+        for byte in path.utf8 {
+            if count == 0 && byte != UInt8(ascii: "/") { return false }
+            switch byte {
+            case UInt8(ascii: "%"), UInt8(ascii: "\\"), UInt8(ascii: "#"): return false
+            case UInt8(ascii: "/") where previous == UInt8(ascii: "/"): return false
+            case UInt8(ascii: ".") where previous == UInt8(ascii: "/"): return false
+            case 0x21...0x7E: break
+            default: return false
+            }
+            previous = byte
+            count += 1
+        }
+        return count == 1 || (count > 1 && previous != UInt8(ascii: "/"))
     }
 
     /// Checks the still-encoded `path` (no query).

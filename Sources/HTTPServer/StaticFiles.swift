@@ -23,7 +23,9 @@ struct StaticFiles {
         var path = root + "/" + segments.joined(separator: "/")
         if Self.isDirectory(path) { path += path.hasSuffix("/") ? "index.html" : "/index.html" }
         guard let real = Self.realPath(path), real.hasPrefix(root + "/") else { return .error(404) }
-        let fd = open(real, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        // O_NONBLOCK: opening a FIFO for reading would otherwise wait on the loop for a writer;
+        // fstat then refuses it, and reads of a regular file ignore the flag.
+        let fd = open(real, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { return .error(404) }
         defer { Glibc.close(fd) }
         var info = stat()

@@ -103,6 +103,27 @@ public enum DatabaseLocation: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The location `text` names; refused in words that never repeat it, as it may hold a
+    /// password: a value not recognised, or a URI libpq cannot read (libpq's reason without
+    /// the token it quotes).
+    static func read(_ text: String) throws(SettingProblem) -> DatabaseLocation {
+        let notRepeated = "(the value is not repeated here: it may hold a password)"
+        guard let location = DatabaseLocation(text) else {
+            let lowered = text.lowercased()
+            if ["sqlite:", "postgres://", "postgresql://"].contains(where: { lowered.hasPrefix($0) }) {
+                throw SettingProblem(message: "write the scheme in lower case: sqlite:PATH, postgres://… or postgresql://… \(notRepeated)")
+            }
+            if !text.contains("://") && text.contains("=") {
+                throw SettingProblem(message: "a keyword=value connection string is not accepted; give a postgres://… URI \(notRepeated)")
+            }
+            throw SettingProblem(message: "not a database: give sqlite:PATH or postgres://… \(notRepeated)")
+        }
+        if case .postgres(let uri) = location, let problem = PostgresURIReading.problem(uri) {
+            throw SettingProblem(message: "libpq cannot read this PostgreSQL URI: \(problem) \(notRepeated)")
+        }
+        return location
+    }
+
     /// The location with any password in a PostgreSQL URI hidden (userinfo and query, in
     /// any order), for logs and messages.
     public var description: String {

@@ -189,7 +189,7 @@ extension Configuration {
     var sessions: SessionConfiguration {
         var sessions = SessionConfiguration()
         sessions.messageLimit = messageRate > 0 ? RateLimit(perSecond: messageRate, burst: max(1, Int(messageRate * 2))) : nil
-        sessions.trustedProxies = Set(trustedProxies)
+        sessions.trustedProxies = TrustedProxies(trustedProxies)
         return sessions
     }
 

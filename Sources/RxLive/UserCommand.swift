@@ -63,7 +63,9 @@ struct UserCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add an account; the password is read from standard input (a prompt without echo on a terminal).")
 
-        @Argument(help: "The username (1 to \(AccountLimits.maxUsernameScalars) characters, no control or invisible characters; compared in Unicode NFC).")
+        @Argument(help: ArgumentHelp("The username (1 to \(AccountLimits.maxUsernameScalars) characters; no control, format, "
+                  + "default-ignorable or other invisible characters; no white space but single spaces between other "
+                  + "characters; compared in Unicode NFC)."))
         var name: String
 
         @OptionGroup var storeOption: AccountStoreOption
@@ -99,14 +101,17 @@ struct UserCommand: ParsableCommand {
     struct Remove: AccountStoreCommand {
         static let configuration = CommandConfiguration(abstract: "Remove an account.")
 
-        @Argument(help: "The username.")
+        @Argument(help: "The username, as `user list` shows it.")
         var name: String
 
         @OptionGroup var storeOption: AccountStoreOption
         @ParentCommand var root: RxLiveCommand
 
         func run() throws {
-            guard try openStore().removeAccount(name) else {
+            let accounts = try openStore()
+            // A name as `user list` spells one that breaks today's rule, \u{…} and all.
+            guard try accounts.removeAccount(name)
+                || CredentialRules.storedName(listed: name).map(accounts.removeAccount) == true else {
                 printUserError("no user \(name)")
                 throw ExitCode(1)
             }
@@ -115,14 +120,16 @@ struct UserCommand: ParsableCommand {
     }
 
     struct List: AccountStoreCommand {
-        static let configuration = CommandConfiguration(abstract: "List the accounts, one name a line.")
+        static let configuration = CommandConfiguration(
+            abstract: "List the accounts, one name a line; a name stored before today's username rule that breaks "
+                + "it shows its invisible and white-space characters as \\u{…}.")
 
         @OptionGroup var storeOption: AccountStoreOption
         @ParentCommand var root: RxLiveCommand
 
         func run() throws {
             for name in try openStore().accountNames() {
-                print(name)
+                print(CredentialRules.listedName(name))
             }
         }
     }

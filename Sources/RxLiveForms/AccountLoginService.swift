@@ -23,6 +23,7 @@ public struct AccountLoginService: LoginService {
             switch error as? LoginCheckError {
             case .unavailable?: return Observable.error(LoginServiceError.unavailable)
             case .rateLimited(let wait)?: return Observable.error(LoginServiceError.rateLimited(retryAfter: wait))
+            case .busy(let wait)?: return Observable.error(LoginServiceError.busy(retryAfter: wait))
             case .invalid(let reason)?: return Observable.error(LoginServiceError.invalidCredentials(reason))
             case nil: return Observable.error(error)
             }

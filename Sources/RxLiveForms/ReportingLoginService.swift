@@ -6,8 +6,9 @@ import ViewModels
 /// the real service with the credentials the session's inputs last carried (recorded by
 /// the binding in `WireCatalog`, ahead of `transform`). Its failures become error
 /// messages to the session instead of ending the `loginResult` stream: a
-/// `LoginServiceError` is sent as `login_unavailable` or `rate_limited` (with
-/// `retryAfter`), and that tap gets no `loginResult`; the next tap is answered as usual.
+/// `LoginServiceError` is sent as `login_unavailable`, `rate_limited` or `busy` (the
+/// last two with `retryAfter`), and that tap gets no `loginResult`; the next tap is
+/// answered as usual.
 struct ReportingLoginService: LoginService {
     let service: any LoginService
     let client: WireClient
@@ -35,10 +36,18 @@ struct ReportingLoginService: LoginService {
         case .unavailable:
             return ProtocolError(.loginUnavailable, "the login service is unavailable; try again later")
         case .rateLimited(let wait):
-            let seconds = max(1, Int(wait.rounded(.up)))
+            let seconds = wholeSeconds(wait)
             return ProtocolError(.rateLimited, "too many failed logins; try again in \(seconds) s", retryAfter: seconds)
+        case .busy(let wait):
+            let seconds = wholeSeconds(wait)
+            return ProtocolError(.busy, "the server is busy checking other logins; try again in \(seconds) s", retryAfter: seconds)
         case .invalidCredentials(let reason):
             return ProtocolError(.badValue, reason)
         }
+    }
+
+    /// A wait as the whole seconds `retryAfter` carries: rounded up, at least 1.
+    private static func wholeSeconds(_ wait: Double) -> Int {
+        max(1, Int(wait.rounded(.up)))
     }
 }

@@ -27,6 +27,8 @@ public enum LoginServiceError: Error, Equatable, Sendable {
     case unavailable
     /// Too many failed attempts for this user or address; the next attempt may come after this many seconds.
     case rateLimited(retryAfter: Double)
+    /// The service has no room for the request now (no failure counted); try again after this many seconds.
+    case busy(retryAfter: Double)
     /// The username or password can belong to no account; says why.
     case invalidCredentials(String)
 }

@@ -45,6 +45,37 @@ final class CredentialRulesTests: XCTestCase {
         XCTAssertNil(refusal("ådå.ü-ß_1"))
     }
 
+    func testDefaultIgnorableFillerAndBlankCharactersAreRefused() {
+        // Each makes a name that renders as "ada".
+        for scalar: UInt32 in [0x034F, 0x115F, 0x1160, 0x3164, 0xFFA0, 0x2800, 0xFE0F, 0xE0100, 0xE0041, 0x180E, 0xE000, 0xFDD0, 0x0378] {
+            let name = "ada" + String(Character(Unicode.Scalar(scalar)!))
+            let hex = String(scalar, radix: 16, uppercase: true)
+            let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            XCTAssertEqual(refusal(name), "a username may not contain control or invisible characters (\(code))", code)
+        }
+    }
+
+    func testWhiteSpaceIsOneSpaceBetweenOtherCharacters() {
+        XCTAssertEqual(refusal("ada "), "a username may not begin or end with a space")
+        XCTAssertEqual(refusal(" ada"), "a username may not begin or end with a space")
+        XCTAssertEqual(refusal("ada  lovelace"), "a username may not hold two spaces in a row")
+        XCTAssertEqual(refusal("ada\u{A0}"), "a username's only white space is the plain space, U+0020 (not U+00A0)")
+        XCTAssertEqual(refusal("ada\u{3000}"), "a username's only white space is the plain space, U+0020 (not U+3000)")
+        XCTAssertEqual(refusal("ada\u{2003}x"), "a username's only white space is the plain space, U+0020 (not U+2003)")
+        XCTAssertEqual(refusal("ada\tx"), "a username may not contain control or invisible characters (U+0009)")
+        XCTAssertNil(refusal("Ada King Lovelace"))
+    }
+
+    func testNamesStoredBeforeTheRuleAreListedApartAndFoundBack() {
+        XCTAssertEqual(CredentialRules.listedName("Ada Lovelace"), "Ada Lovelace")
+        XCTAssertNil(CredentialRules.storedName(listed: "Ada Lovelace"))
+        for (stored, listed) in [("ada\u{3164}", "ada\\u{3164}"), ("ada ", "ada\\u{20}"), ("a\\b\u{A0}", "a\\u{5C}b\\u{A0}"),
+                                 ("ada\u{E0100}", "ada\\u{E0100}")] {
+            XCTAssertEqual(CredentialRules.listedName(stored), listed)
+            XCTAssertEqual(CredentialRules.storedName(listed: listed), stored)
+        }
+    }
+
     func testNamesAreComparedInNFC() throws {
         let decomposed = "e\u{301}mile", precomposed = "\u{E9}mile"
         XCTAssertNotEqual(Array(decomposed.utf8), Array(precomposed.utf8))

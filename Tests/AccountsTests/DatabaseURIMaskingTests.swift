@@ -1,5 +1,5 @@
 import XCTest
-import Accounts
+@testable import Accounts
 
 final class DatabaseURIMaskingTests: XCTestCase {
     private func assertMasked(_ uri: String, _ expected: String, file: StaticString = #filePath, line: UInt = #line) {
@@ -25,6 +25,30 @@ final class DatabaseURIMaskingTests: XCTestCase {
         assertMasked("postgres://host/db?sslpassword=s3cret&password=s3cret2", "postgres://host/db?sslpassword=***&password=***")
         assertMasked("postgres://host?password=s3cret", "postgres://host?password=***")
         assertMasked("postgres://u:s3cret@host/db?password=s3cret", "postgres://u:***@host/db?password=***")
+    }
+
+    func testAPasswordHoldingAQuestionMarkOrAnAtInTheQueryIsHidden() {
+        // libpq reads "s3c?ret" as the password: the query starts after the userinfo.
+        assertMasked("postgres://u:s3c?ret@host/db", "postgres://u:***@host/db")
+        assertMasked("postgres://u:s3c?ret@host/db?password=s3cret", "postgres://u:***@host/db?password=***")
+        // An `@` in the query: the userinfo cannot be told, so all before it is hidden.
+        assertMasked("postgres://host/db?password=s3cret&user=a@b", "postgres://***@b")
+    }
+
+    func testTheWrittenSecretsAreThoseMasked() {
+        XCTAssertEqual(DatabaseURIMasking.writtenSecrets("postgres://u:s3c?ret@h/db?sslpassword=s%33cret&user=u"),
+                       ["s3c?ret", "s%33cret"])
+        XCTAssertEqual(DatabaseURIMasking.writtenSecrets("postgres://u@h/db"), [])
+    }
+
+    func testLibpqsReasonsLeaveOutWhatTheyQuote() {
+        XCTAssertNil(PostgresURIReading.problem("postgres://u:s3c?ret@127.0.0.1:1/db?sslmode=disable"))
+        let reason = PostgresURIReading.problem("postgres://u:s3cret%zz@127.0.0.1/db")
+        XCTAssertEqual(reason, #"invalid percent-encoded token: "…""#)
+        XCTAssertEqual(PostgresURIReading.withoutQuotedTokens("a \"s3cret\" b \"x"), #"a "…" b "…""#)
+        XCTAssertEqual(PostgresURIReading.scrubbed(#"bad "s3cret" and "s3c%72et""#,
+                                                   uri: "postgres://h/db?password=s3c%72et"),
+                       #"bad "***" and "***""#)
     }
 
     func testLocationsWithoutSecretsAreUnchanged() {

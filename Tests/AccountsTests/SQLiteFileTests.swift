@@ -59,6 +59,30 @@ final class SQLiteFileTests: XCTestCase {
         XCTAssertTrue(warnings.list.withLock { $0.first ?? "" }.contains("was replaced"), "\(warnings.list.withLock { $0 })")
     }
 
+    func testAFileCopiedOverWhileOpenIsToldOnceAndOwnWritesAreNot() throws {
+        let path = file("accounts.sqlite")
+        let server = try makeStore(path)
+        // Enough writes for this process to checkpoint into the file itself: not a warning.
+        let before = try XCTUnwrap(FileIdentity(path: path)).content
+        for index in 0..<1100 { _ = try server.addAccount("user\(index)", password: "pw") }
+        XCTAssertEqual(server.authenticate(username: "user1", password: "pw", clientAddress: "a"), .accepted)
+        XCTAssertGreaterThan(try XCTUnwrap(FileIdentity(path: path)).content.size, before.size, "a checkpoint wrote the file")
+        XCTAssertEqual(warnings.list.withLock { $0 }, [])
+
+        // `cp backup accounts.sqlite`: the same inode, other contents.
+        let backup = try makeStore(file("backup.sqlite"))
+        _ = try backup.addAccount("ada", password: "engine")
+        let copied = try Data(contentsOf: URL(fileURLWithPath: file("backup.sqlite")))
+        let handle = try XCTUnwrap(FileHandle(forUpdatingAtPath: path))
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: copied)
+        try handle.close()
+        _ = server.authenticate(username: "ada", password: "engine", clientAddress: "a")
+        _ = server.authenticate(username: "ada", password: "engine", clientAddress: "a")
+        XCTAssertEqual(warnings.list.withLock { $0.count }, 1, "\(warnings.list.withLock { $0 })")
+        XCTAssertTrue(warnings.list.withLock { $0.first ?? "" }.contains("rewritten on disk while open"))
+    }
+
     func testADeletedFileAnswersUnavailableAndIsNotRecreated() throws {
         let path = file("accounts.sqlite")
         let server = try makeStore(path)

@@ -148,7 +148,7 @@ def test_two_instances_behind_nginx_share_accounts_throttling_and_the_page_survi
                lambda: text_of(browser, "sum") == "9" and element(browser, "sum").get_attribute("data-stale") == "false")
     wait_until(browser, "still signed in: the survivor finds the cookie's sign-in in PostgreSQL",
                lambda: text_of(browser, "signed-in-user") == "ada")
-    assert open_sessions(survivor.port) == 2, "both sessions are now on the surviving instance"
+    assert open_sessions(survivor.port) == 3, "the login, sum and welcome sessions are now on the surviving instance"
 
 
 def test_log_out_on_one_instance_signs_out_a_live_session_on_the_other_within_a_second(layout):

@@ -134,7 +134,7 @@ final class ConfigurationTests: RunningAppTestCase {
         XCTAssertEqual(refusal(["--login-service", "magic"]),
                        "--login-service: 'magic' is not a login service (store or simulated)")
         XCTAssertEqual(refusal([], ["RXLIVE_DATABASE": "accounts.db"]),
-                       "RXLIVE_DATABASE: 'accounts.db' is not a database (sqlite:PATH or postgres://…)")
+                       "RXLIVE_DATABASE: not a database: give sqlite:PATH or postgres://… (the value is not repeated here: it may hold a password)")
         XCTAssertEqual(refusal(["--login-workers", "0"]), "--login-workers: '0' is not a whole number from 1 to 64")
         XCTAssertEqual(refusal(["--dashboard", "sometimes"]), "--dashboard: 'sometimes' is not auto, on or off")
         XCTAssertEqual(refusal(["--admin-token", "short"]),
@@ -145,6 +145,29 @@ final class ConfigurationTests: RunningAppTestCase {
                        "--shutdown-timeout: '0' is not a number of seconds (above 0, at most 86400)")
         XCTAssertEqual(refusal([], ["RXLIVE_DRAIN_GRACE": "-1"]),
                        "RXLIVE_DRAIN_GRACE: '-1' is not a number of seconds (0, at most 86400)")
+    }
+
+    func testHostNamesOriginsAndProxiesThatCanNeverMatchAreRefused() {
+        let notAName = "--server-name: 'myhost:8080' is not a host name: give it without a port "
+            + "(the port of a request's Host is not compared)"
+        XCTAssertEqual(refusal(["--server-name", "myhost:8080"]), notAName)
+        XCTAssertEqual(refusal(["--server-name", "*.example"]), "--server-name: '*.example' is not a host name: "
+                       + "`*` alone answers any host, and no other wildcard is supported")
+        XCTAssertEqual(refusal([], ["RXLIVE_SERVER_NAMES": "a.example,[::1"]),
+                       "RXLIVE_SERVER_NAMES: '[::1' is not a host name: brackets hold an IPv6 address, as in [::1]")
+        XCTAssertEqual(refusal(["--allowed-origin", "evil"]), "--allowed-origin: 'evil' is not an origin: write "
+                       + "scheme://host or scheme://host:port, as a browser sends it (such as https://example.com)")
+        for origin in ["https://example.com/", "https://example.com:0", "https://", "://x", "https://*.example", "https://[::1"] {
+            XCTAssertTrue(refusal(["--allowed-origin", origin]).hasPrefix("--allowed-origin: "), origin)
+        }
+        XCTAssertEqual(refusal(["--trusted-proxy", "notanip"]), "--trusted-proxy: 'notanip' is not an IP address "
+                       + "or a CIDR range (such as 10.0.0.1, 10.0.0.0/8, ::1 or fd00::/8)")
+        for proxy in ["10.0.0.0/33", "10.0.0.0/", "::1/129", "10.0.0.1:80", "localhost"] {
+            XCTAssertTrue(refusal(["--trusted-proxy", proxy]).hasPrefix("--trusted-proxy: "), proxy)
+        }
+        XCTAssertNoThrow(try resolve(["--server-name", "*", "--server-name", "::1", "--server-name", "[::1]", "--server-name", "bücher.example",
+                              "--allowed-origin", "https://a.example:8443", "--allowed-origin", "http://[::1]:8080",
+                              "--allowed-origin", "*", "--trusted-proxy", "127.0.0.0/8", "--trusted-proxy", "fd00::/8"]))
     }
 
     func testAnAppWithoutAccountsRefusesTheAccountsFlagsAndHidesThem() throws {

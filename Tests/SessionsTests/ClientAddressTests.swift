@@ -29,4 +29,19 @@ final class ClientAddressTests: XCTestCase {
                        "10.0.0.2")
         XCTAssertEqual(ClientAddress.resolve(peer: "127.0.0.1", forwardedFor: [" , "], trustedProxies: ["127.0.0.1"]), "127.0.0.1")
     }
+
+    func testProxiesAreAddressesAndCIDRRanges() {
+        let proxies: TrustedProxies = ["127.0.0.0/8", "10.1.2.3", "fd00::/8", "::1"]
+        for address in ["127.0.0.1", "127.255.0.9", "10.1.2.3", "::ffff:127.0.0.1", "fd12::1", "::1"] {
+            XCTAssertTrue(proxies.contains(address), address)
+        }
+        for address in ["128.0.0.1", "10.1.2.4", "fe80::1", "::2", "localhost", "", "10.1.2.3:80"] {
+            XCTAssertFalse(proxies.contains(address), address)
+        }
+        XCTAssertEqual(ClientAddress.resolve(peer: "127.0.0.5", forwardedFor: ["203.0.113.1, 10.1.2.3"], trustedProxies: proxies),
+                       "203.0.113.1", "every hop in a range is passed over")
+        XCTAssertNil(TrustedProxies.problem("10.0.0.0/8"))
+        XCTAssertNotNil(TrustedProxies.problem("10.0.0.0/8x"))
+        XCTAssertTrue(TrustedProxies(["notanip"]).isEmpty)
+    }
 }

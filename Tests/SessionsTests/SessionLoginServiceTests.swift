@@ -98,15 +98,26 @@ final class SessionLoginServiceTests: XCTestCase {
     }
 
     func testAThrottledAttemptIsReportedWithItsWaitInWholeSeconds() {
-        service.answer = [.error(10, LoginServiceError.rateLimited(retryAfter: 3.2))]
+        XCTAssertEqual(answerToATap(failingWith: .rateLimited(retryAfter: 3.2)), [
+            "{\"error\":{\"code\":\"rate_limited\",\"message\":\"too many failed logins; try again in 4 s\",\"retryAfter\":4}}",
+        ])
+    }
+
+    func testAFullHashingQueueIsReportedAsBusyNotAsFailedLogins() {
+        XCTAssertEqual(answerToATap(failingWith: .busy(retryAfter: 0.4)), [
+            "{\"error\":{\"code\":\"busy\",\"message\":\"the server is busy checking other logins; try again in 1 s\",\"retryAfter\":1}}",
+        ])
+    }
+
+    /// What a filled-in form's tap is answered with when the service fails with `failure`.
+    private func answerToATap(failingWith failure: LoginServiceError) -> [String] {
+        service.answer = [.error(10, failure)]
         let session = openLogin()
         fill(session, username: "ada", password: "engine")
         _ = transport.takeSent()
         session.receive(tapMessage("loginTapped"))
         scheduler.advanceTo(10)
-        XCTAssertEqual(transport.takeSent(), [
-            "{\"error\":{\"code\":\"rate_limited\",\"message\":\"too many failed logins; try again in 4 s\",\"retryAfter\":4}}",
-        ])
+        return transport.takeSent()
     }
 
     func testClosingTheSessionCancelsThePendingLoginAndNothingIsSent() {

@@ -91,12 +91,11 @@ extension SettingSyntax where Value: RawRepresentable<String> & CaseIterable {
 }
 
 extension SettingSyntax where Value == [String] {
-    /// A list (a repeated flag, or a comma-separated variable) whose items `isBad` finds
-    /// fault with are refused with `refusal` made from the first such item.
-    static func list(refusing isBad: @escaping @Sendable (String) -> Bool = { _ in false },
-                     refusal: @escaping @Sendable (String) -> String = { "'\($0)' cannot be used" }) -> Self {
+    /// A list (a repeated flag, or a comma-separated variable), refused with what `problem`
+    /// says of the first item it finds fault with.
+    static func list(checking problem: @escaping @Sendable (String) -> String? = { _ in nil }) -> Self {
         Self(isList: true, parse: { items throws(SettingProblem) in
-            if let bad = items.first(where: isBad) { throw SettingProblem(message: refusal(bad)) }
+            if let message = items.lazy.compactMap(problem).first { throw SettingProblem(message: message) }
             return items
         }, show: { $0.joined(separator: ",") })
     }

@@ -1,6 +1,7 @@
 import EventLoop
 import Foundation
 import Logging
+import Sessions
 
 /// Every setting of an RxLive server, each declared once: `RxLiveCommand`'s options,
 /// `Configuration`'s defaults, the `RXLIVE_*` reader and the README's table
@@ -83,16 +84,17 @@ enum Settings {
 
     static let allowedOrigins = Setting(
         \.allowedOrigins, flag: "allowed-origin", variable: "RXLIVE_ALLOWED_ORIGINS", valueName: "origin", default: [], shown: "none",
-        syntax: .list(),
-        help: "Browser origins allowed to open a WebSocket besides the page's own, which always may; "
-            + "clients that send no `Origin` (such as `websocat`) always may too")
+        syntax: .list(checking: SettingChecks.originProblem),
+        help: "Browser origins allowed to open a WebSocket besides the page's own, which always may: each "
+            + "`scheme://host` or `scheme://host:port`, or `*`; clients that send no `Origin` (such as `websocat`) "
+            + "always may too")
 
     static let serverNames = Setting(
         \.serverNames, flag: "server-name", variable: "RXLIVE_SERVER_NAMES", valueName: "name", default: [],
         shown: "the `--host` address, `localhost`, `127.0.0.1`, `[::1]`",
-        syntax: .list(refusing: { $0.isEmpty || $0.contains("/") || $0.contains(where: \.isWhitespace) },
-                      refusal: { "'\($0)' is not a host name" }),
-        help: "Host names the server answers for; a request whose `Host` names another gets `421`; `*` answers any")
+        syntax: .list(checking: SettingChecks.serverNameProblem),
+        help: "Host names or addresses the server answers for, without a port (an IPv6 address with or without "
+            + "brackets); a request whose `Host` names another gets `421`; `*` alone answers any")
 
     static let tlsCertificate = Setting(
         \.tlsCertificate, flag: "tls-cert", variable: "RXLIVE_TLS_CERT", valueName: "path", default: nil, shown: "none: plain HTTP",
@@ -115,12 +117,7 @@ enum Settings {
     static let database = Setting(
         \.database, flag: "database", variable: "RXLIVE_DATABASE", valueName: "database",
         default: DatabaseLocation.sqlite(path: "data/rxlive.sqlite"), accountsOnly: true,
-        syntax: .single(show: \.description) { text throws(SettingProblem) in
-            guard let location = DatabaseLocation(text) else {
-                throw SettingProblem(message: "'\(text)' is not a database (sqlite:PATH or postgres://…)")
-            }
-            return location
-        },
+        syntax: .single(show: \.description) { text throws(SettingProblem) in try DatabaseLocation.read(text) },
         help: "Where the accounts are: `sqlite:PATH` (a file, created 0600 in a folder created 0700) "
             + "or `postgres://…` (a libpq connection URI)")
 
@@ -142,8 +139,9 @@ enum Settings {
 
     static let trustedProxies = Setting(
         \.trustedProxies, flag: "trusted-proxy", variable: "RXLIVE_TRUSTED_PROXIES", valueName: "address", default: [], shown: "none",
-        syntax: .list(),
-        help: "Addresses of proxies whose `X-Forwarded-For` names the client (for login throttling)")
+        syntax: .list(checking: TrustedProxies.problem),
+        help: "IP addresses and CIDR ranges (such as `10.0.0.1` or `10.0.0.0/8`, IPv4 or IPv6) of proxies whose "
+            + "`X-Forwarded-For` names the client (for login throttling)")
 
     static let dashboard = Setting(
         \.dashboard, flag: "dashboard", variable: "RXLIVE_DASHBOARD", valueName: "mode", default: DashboardMode.auto,

@@ -13,13 +13,13 @@ final class SignInBackend: Sendable {
     let policy: SignInPolicy
     /// The live signed-in sessions of every loop.
     let sessions: SignedInSessions
-    private let trustedProxies: Set<String>
+    private let trustedProxies: TrustedProxies
     private let lookups: WorkerPool
     private let logger: Logger
     private let cache = SignInCache()
     private let watcher: RevocationWatcher
 
-    init(store: CredentialStore, policy: SignInPolicy, sessions: SignedInSessions, trustedProxies: Set<String>, logger: Logger) {
+    init(store: CredentialStore, policy: SignInPolicy, sessions: SignedInSessions, trustedProxies: TrustedProxies, logger: Logger) {
         self.store = store
         self.policy = policy
         self.sessions = sessions

@@ -10,6 +10,9 @@ public enum ProtocolErrorCode: String, Sendable, Equatable, CaseIterable {
     case rateLimited = "rate_limited"
     /// The login could not be checked: the accounts database cannot be reached.
     case loginUnavailable = "login_unavailable"
+    /// The login could not be checked now: the server's password-hashing queue is full. No
+    /// failure was counted.
+    case busy = "busy"
 }
 
 /// A refused client message: the code the protocol names and a sentence for a person.

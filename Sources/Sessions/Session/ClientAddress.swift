@@ -8,8 +8,8 @@ enum ClientAddress {
     /// - Parameters:
     ///   - peer: the TCP peer's address.
     ///   - forwardedFor: every `X-Forwarded-For` header, in order (each a comma-separated list).
-    ///   - trustedProxies: the exact addresses of the proxies in front of the server.
-    static func resolve(peer: String, forwardedFor: [String], trustedProxies: Set<String>) -> String {
+    ///   - trustedProxies: the addresses and ranges of the proxies in front of the server.
+    static func resolve(peer: String, forwardedFor: [String], trustedProxies: TrustedProxies) -> String {
         guard trustedProxies.contains(peer) else { return peer }
         let hops = forwardedFor
             .flatMap { $0.split(separator: ",") }

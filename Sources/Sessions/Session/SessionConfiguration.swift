@@ -6,8 +6,8 @@ public struct SessionConfiguration: Sendable {
     /// (re)connects sends one per field at once. `nil`: no limit (benchmarks).
     public var messageLimit: RateLimit? = RateLimit(perSecond: 100, burst: 200)
     /// Peers whose `X-Forwarded-For` header is believed (the load balancers in front):
-    /// exact IP addresses.
-    public var trustedProxies: Set<String> = []
+    /// IP addresses and CIDR ranges.
+    public var trustedProxies = TrustedProxies()
     /// The token that opens sessions of `.adminToken` view models (the dashboard); `nil`
     /// leaves those endpoints out altogether.
     public var adminToken: String?
