@@ -107,6 +107,9 @@ final class TLS13RecordLayer {
     }
 
     private func receiveAlert(_ content: UnsafeRawBufferPointer) throws(Refusal) -> Opened {
+        // An alert record with nothing in it is a zero-length fragment, which only application
+        // data may be (§5.1): unexpected_message, as OpenSSL answers it.
+        guard !content.isEmpty else { throw Refusal(alert: Alert.unexpectedMessage, reason: "an empty alert record") }
         guard content.count == 2 else { throw Refusal(alert: Alert.decodeError, reason: "an alert of \(content.count) bytes") }
         switch content[1] {
         case Alert.closeNotify:

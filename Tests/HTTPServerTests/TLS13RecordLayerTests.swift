@@ -155,6 +155,15 @@ final class TLS13RecordLayerTests: XCTestCase {
         assertRefused(makePeer().seal([1, 20]), alert: Alert.unexpectedMessage) // change_cipher_spec inside
     }
 
+    /// tlsfuzzer's "empty alert … using application keys": OpenSSL answers a fatal
+    /// unexpected_message, padded or not, and so must we (RFC 8446 §5.1).
+    func testAnEmptyAlertRecordIsAnUnexpectedMessageWithOrWithoutPadding() {
+        for padding in [0, 2, 5, 30] {
+            setUp()
+            assertRefused(makePeer().seal([21] + [UInt8](repeating: 0, count: padding)), alert: Alert.unexpectedMessage)
+        }
+    }
+
     func testAKeyUpdateCutAcrossRecordsIsAnsweredAndBothSidesChangeKeys() throws {
         let peer = makePeer()
         XCTAssertEqual(try receive(peer.seal([24, 0, 22])).0, .nothing)
