@@ -3,9 +3,12 @@
 public struct ContentSecurityPolicy: Sendable, Equatable {
     /// One directive, e.g. `script-src 'self'`.
     public struct Directive: Sendable, Equatable {
+        /// The directive's name, e.g. `connect-src`.
         public var name: String
+        /// Its sources, e.g. `'self'`; none for a directive that takes none.
         public var sources: [String]
 
+        /// The directive `name` allowing `sources`.
         public init(_ name: String, _ sources: [String]) {
             self.name = name
             self.sources = sources
@@ -16,8 +19,10 @@ public struct ContentSecurityPolicy: Sendable, Equatable {
     /// `wss://` (as the page was served) and the request's host, filled in per response.
     public static let pageWebSocketOrigin = "{page-websocket-origin}"
 
+    /// The directives, in the order they are sent.
     public var directives: [Directive]
 
+    /// A policy of `directives`.
     public init(directives: [Directive]) {
         self.directives = directives
     }
