@@ -91,7 +91,7 @@ let package = Package(
         .testTarget(name: "RxCocoaTests", dependencies: ["RxSwift", "RxRelay", "RxCocoa", "RxTest"]),
         .testTarget(name: "RxCompatibilityTests", dependencies: ["RxSwift", "RxRelay", "RxCocoa", "RxTest", "RxBlocking"]),
         .testTarget(name: "SessionsTests", dependencies: [
-            "Sessions", "RxLiveForms", "ViewModels", "RxSwift", "RxCocoa", "RxTest", "ObjectSizeTestSupport",
+            "Sessions", "HTTPServer", "RxLiveForms", "ViewModels", "RxSwift", "RxCocoa", "RxTest", "ObjectSizeTestSupport",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "RxLiveTests", dependencies: [

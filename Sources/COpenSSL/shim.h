@@ -24,6 +24,8 @@ static inline long rxlive_SSL_CTX_set_mode(SSL_CTX *context, long mode) {
 static inline long rxlive_SSL_MODE_RELEASE_BUFFERS(void) { return SSL_MODE_RELEASE_BUFFERS; }
 
 static inline uint64_t rxlive_SSL_OP_NO_RENEGOTIATION(void) { return SSL_OP_NO_RENEGOTIATION; }
+static inline uint64_t rxlive_SSL_OP_CIPHER_SERVER_PREFERENCE(void) { return SSL_OP_CIPHER_SERVER_PREFERENCE; }
+static inline uint64_t rxlive_SSL_OP_PRIORITIZE_CHACHA(void) { return SSL_OP_PRIORITIZE_CHACHA; }
 
 static inline long rxlive_SSL_CTX_set_read_ahead(SSL_CTX *context, int yes) {
     return SSL_CTX_set_read_ahead(context, yes);

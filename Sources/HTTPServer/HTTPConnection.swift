@@ -125,7 +125,8 @@ final class HTTPConnection: ConnectionTableEntry {
 
     private func handle(_ request: HTTPRequestHead) {
         switch server.route(request) {
-        case .response(let response):
+        case .response(var response):
+            response.headers += server.securityFields(for: response, request: request, peer: tcp)
             // A body this server cannot frame (chunked) ends the connection after the answer.
             // Read only for a response: an upgrade has no use for its Connection tokens.
             let keepAlive = request.keepAlive && !decoder.isStopped && !server.isDraining

@@ -55,6 +55,11 @@ public struct HTTPServerConfiguration: Sendable {
     /// Paths of the public folder not served (each and those under it answer 404): a page
     /// whose server side is off, say.
     public var hiddenPaths: [String] = []
+    /// The security headers of HTML responses (and HSTS over TLS); the strict ones by default.
+    public var securityHeaders = SecurityHeaders.strict
+    /// Peers (exact IP addresses) whose `X-Forwarded-Proto: https` counts as TLS: the proxies
+    /// in front that terminate it, whose responses then carry `Strict-Transport-Security`.
+    public var trustedProxies: TrustedProxies = []
 
     /// A configuration; every parameter defaults to the production value.
     public init(host: String = "127.0.0.1", port: Int = 8080, publicDirectory: String? = "Public",

@@ -48,6 +48,8 @@ public struct Configuration: Equatable, Sendable {
     public var sessionLifetime: Duration = Settings.sessionLifetime.defaultValue
     /// Proxies whose `X-Forwarded-For` is believed (exact IP addresses).
     public var trustedProxies: [String] = Settings.trustedProxies.defaultValue
+    /// Seconds browsers keep to HTTPS after a response over TLS (`Strict-Transport-Security`).
+    public var hstsMaxAge: Int = Settings.hstsMaxAge.defaultValue
     /// Whether `/ws/dashboard` exists: `auto` serves it on a loopback address (or with an
     /// admin token), `on` always, `off` never.
     public var dashboard: DashboardMode = Settings.dashboard.defaultValue

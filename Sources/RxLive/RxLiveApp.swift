@@ -30,16 +30,22 @@ public struct RxLiveApp: Sendable {
     public var accounts: Bool
     /// The view models to serve, each on `/ws/<name>`, made once at start from the context.
     public var viewModels: @Sendable (RxLiveContext) -> [WireViewModel]
+    /// The headers that confine the app's pages in the browser (docs/SECURITY.md): the strict
+    /// ones unless the app needs more, say `.strict` with a `contentSecurityPolicy` allowing
+    /// another `connect-src`. `--hsts-max-age` sets HSTS's max-age unless this leaves it out.
+    public var securityHeaders: SecurityHeaders
 
     /// An app named `name` serving what `viewModels` declares.
     public init(
         name: String, abstract: String, version: String = "0.1.0", accounts: Bool = false,
+        securityHeaders: SecurityHeaders = .strict,
         viewModels: @escaping @Sendable (RxLiveContext) -> [WireViewModel]
     ) {
         self.name = name
         self.abstract = abstract
         self.version = version
         self.accounts = accounts
+        self.securityHeaders = securityHeaders
         self.viewModels = viewModels
     }
 

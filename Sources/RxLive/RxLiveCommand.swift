@@ -84,6 +84,9 @@ struct RxLiveCommand: ParsableCommand {
     @Option(name: Settings.trustedProxies.name, help: Settings.trustedProxies.argumentHelp)
     var trustedProxies: [String] = []
 
+    @Option(name: Settings.hstsMaxAge.name, help: Settings.hstsMaxAge.argumentHelp)
+    var hstsMaxAge: String?
+
     @Option(name: Settings.dashboard.name, help: Settings.dashboard.argumentHelp)
     var dashboard: String?
 
@@ -124,6 +127,7 @@ struct RxLiveCommand: ParsableCommand {
         flags.set(Settings.sessionIdleTimeout, sessionIdleTimeout)
         flags.set(Settings.sessionLifetime, sessionLifetime)
         flags.set(Settings.trustedProxies, trustedProxies)
+        flags.set(Settings.hstsMaxAge, hstsMaxAge)
         flags.set(Settings.dashboard, dashboard)
         flags.set(Settings.adminToken, adminToken)
         flags.set(Settings.deflate, deflate)

@@ -55,6 +55,10 @@ final class RunningServer: @unchecked Sendable {  // `shutdown` is used on the f
 
         let openFiles = FileDescriptorLimit.raiseToHardLimit()
         var serverConfiguration = configuration.server
+        serverConfiguration.securityHeaders = app.securityHeaders
+        if serverConfiguration.securityHeaders.strictTransportSecurityMaxAge != nil {
+            serverConfiguration.securityHeaders.strictTransportSecurityMaxAge = configuration.hstsMaxAge
+        }
         if let certificate = configuration.tlsCertificate, let key = configuration.tlsKey {
             do {
                 serverConfiguration.tls = try ReloadableTLSContext(certificatePath: certificate, keyPath: key)
@@ -208,6 +212,7 @@ extension Configuration {
         server.serverNames = serverNames.isEmpty ? nil : serverNames
         server.perMessageDeflate = deflate
         server.shutdownTimeout = shutdownTimeout
+        server.trustedProxies = TrustedProxies(trustedProxies)
         // The routes an RxLive app has: the health check, and sessions under /ws/<name>.
         server.healthCheckPath = "/healthz"
         server.webSocketPathPrefix = "/ws"

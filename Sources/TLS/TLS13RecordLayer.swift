@@ -82,12 +82,16 @@ final class TLS13RecordLayer {
         guard readKeys.open(record: record, into: plaintext) else {
             throw Refusal(alert: Alert.badRecordMAC, reason: "a record did not authenticate")
         }
-        // The content type is the last byte that is not padding (§5.4).
+        // Content, type and padding together may not pass 2^14 + 1 bytes (§5.4), however
+        // little of it is content.
         var end = record.count - 5 - TLS13TrafficKeys.tagLength
+        guard end <= Self.maxPlaintext + 1 else {
+            throw Refusal(alert: Alert.recordOverflow, reason: "a record of \(end) bytes with its padding")
+        }
+        // The content type is the last byte that is not padding (§5.4).
         let bytes = plaintext.assumingMemoryBound(to: UInt8.self)
         while end > 0 && bytes[end - 1] == 0 { end -= 1 }
         guard end > 0 else { throw Refusal(alert: Alert.unexpectedMessage, reason: "a record of padding alone") }
-        guard end - 1 <= Self.maxPlaintext else { throw Refusal(alert: Alert.recordOverflow, reason: "a record of \(end - 1) bytes") }
         let type = bytes[end - 1]
         let content = UnsafeRawBufferPointer(start: plaintext, count: end - 1)
         if type != ContentType.handshake && !handshakeBytes.isEmpty {
@@ -107,6 +111,9 @@ final class TLS13RecordLayer {
     }
 
     private func receiveAlert(_ content: UnsafeRawBufferPointer) throws(Refusal) -> Opened {
+        // An alert record with nothing in it is a zero-length fragment, which only application
+        // data may be (§5.1): unexpected_message, as OpenSSL answers it.
+        guard !content.isEmpty else { throw Refusal(alert: Alert.unexpectedMessage, reason: "an empty alert record") }
         guard content.count == 2 else { throw Refusal(alert: Alert.decodeError, reason: "an alert of \(content.count) bytes") }
         switch content[1] {
         case Alert.closeNotify:

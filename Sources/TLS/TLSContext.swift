@@ -4,7 +4,8 @@ import Glibc
 #endif
 
 /// One OpenSSL server context: a certificate chain and its key, TLS 1.2 and 1.3 only, AEAD
-/// cipher suites with forward secrecy, no renegotiation, and ALPN `http/1.1`.
+/// cipher suites with forward secrecy in the server's order, no renegotiation, and ALPN
+/// `http/1.1`.
 ///
 /// Immutable once made; every session made from it keeps it alive (OpenSSL counts the
 /// references), so a reload can replace it while older sessions carry on.
@@ -40,7 +41,11 @@ public final class TLSContext: @unchecked Sendable {
                   SSL_CTX_set_cipher_list(context, Self.tls12Ciphers) == 1,
                   SSL_CTX_set_ciphersuites(context, Self.tls13Suites) == 1
             else { throw TLSError.openSSL("cannot configure TLS") }
-            SSL_CTX_set_options(context, rxlive_SSL_OP_NO_RENEGOTIATION())
+            // Our order of suites, not the client's (graders such as testssl.sh rank a server
+            // without one lower), except that a client listing ChaCha20 first (no AES hardware)
+            // gets it.
+            SSL_CTX_set_options(context, rxlive_SSL_OP_NO_RENEGOTIATION() | rxlive_SSL_OP_CIPHER_SERVER_PREFERENCE()
+                                | rxlive_SSL_OP_PRIORITIZE_CHACHA())
             // Idle connections give their read and write buffers back (many idle sessions):
             // about 1,000 instructions per message (a malloc and a free of each) for two
             // buffers of about 17 KB less per idle session.

@@ -30,6 +30,7 @@ def public():
     """The test page with a copy of the library beside it, as the server serves it at /rxlive.js."""
     with tempfile.TemporaryDirectory(prefix="rxlive-library-") as folder:
         shutil.copy(HERE / "pages" / "library.html", folder)
+        shutil.copy(HERE / "pages" / "library-events.js", folder)
         shutil.copy(REPO / "Sources" / "RxLive" / "ClientScript" / "rxlive.js", folder)
         yield Path(folder)
 

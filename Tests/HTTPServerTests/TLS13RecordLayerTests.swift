@@ -112,8 +112,19 @@ final class TLS13RecordLayerTests: XCTestCase {
     func testTheLargestRecordOpensAndOneByteMoreOverflows() throws {
         let peer = makePeer()
         let largest = [UInt8](repeating: 5, count: TLS13RecordLayer.maxPlaintext)
-        XCTAssertEqual(try receive(peer.seal(largest + [23] + [UInt8](repeating: 0, count: 239))).1, largest)
+        XCTAssertEqual(try receive(peer.seal(largest + [23])).1, largest)
         assertRefused(peer.seal(largest + [5, 23]), alert: Alert.recordOverflow)
+    }
+
+    /// Padding counts against the limit too (§5.4: the whole inner plaintext, at most 2^14 + 1
+    /// bytes), as tlsfuzzer's "too big plaintext … additional bytes of padding" expects.
+    func testPaddingThatTakesARecordPastTheLimitOverflows() throws {
+        let peer = makePeer()
+        let short = [UInt8](repeating: 5, count: TLS13RecordLayer.maxPlaintext - 8)
+        XCTAssertEqual(try receive(peer.seal(short + [23] + [UInt8](repeating: 0, count: 8))).1, short)
+        assertRefused(peer.seal(short + [23] + [UInt8](repeating: 0, count: 9)), alert: Alert.recordOverflow)
+        setUp()
+        assertRefused(makePeer().seal([5, 23] + [UInt8](repeating: 0, count: 16_400)), alert: Alert.recordOverflow)
     }
 
     func testRecordHeadersTheStandardForbids() {
@@ -153,6 +164,15 @@ final class TLS13RecordLayerTests: XCTestCase {
         XCTAssertEqual(try receive(closing.seal(Array("late".utf8) + [23])).0, .nothing, "nothing after close_notify is read")
         setUp()
         assertRefused(makePeer().seal([1, 20]), alert: Alert.unexpectedMessage) // change_cipher_spec inside
+    }
+
+    /// tlsfuzzer's "empty alert … using application keys": OpenSSL answers a fatal
+    /// unexpected_message, padded or not, and so must we (RFC 8446 §5.1).
+    func testAnEmptyAlertRecordIsAnUnexpectedMessageWithOrWithoutPadding() {
+        for padding in [0, 2, 5, 30] {
+            setUp()
+            assertRefused(makePeer().seal([21] + [UInt8](repeating: 0, count: padding)), alert: Alert.unexpectedMessage)
+        }
     }
 
     func testAKeyUpdateCutAcrossRecordsIsAnsweredAndBothSidesChangeKeys() throws {

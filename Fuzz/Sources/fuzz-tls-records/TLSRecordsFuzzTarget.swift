@@ -11,7 +11,8 @@ import FuzzSupport
 ///
 /// Invariants:
 /// - a record delivers data only when its content type is application_data, and exactly its
-///   content (type and padding removed); padding alone is refused;
+///   content (type and padding removed); padding alone is refused, and so is an inner
+///   plaintext (content, type and padding) over 2^14 + 1 bytes;
 /// - close_notify comes only from an alert record, and nothing is read after it;
 /// - a complete KeyUpdate that asks for an answer is answered with one that does not, which
 ///   opens with the server's keys as the client keeps them, and what follows opens with the
@@ -60,7 +61,7 @@ public func fuzzTLSRecords(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
             }
         } catch {
             invariant(body > TLS13RecordLayer.maxBody || type != TLS13RecordLayer.ContentType.applicationData
-                      || content.count > TLS13RecordLayer.maxPlaintext || !handshake.isEmpty,
+                      || inner.count > TLS13RecordLayer.maxPlaintext + 1 || !handshake.isEmpty,
                       "a record of application data refused: \(error)")
             return 0 // a refused record ends the session
         }
@@ -69,6 +70,7 @@ public func fuzzTLSRecords(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
             invariant(result == .nothing && output.count == 0, "a record read after close_notify")
             continue
         }
+        invariant(inner.count <= TLS13RecordLayer.maxPlaintext + 1, "\(inner.count) bytes of content, type and padding accepted")
         switch result {
         case .data(let count):
             invariant(type == TLS13RecordLayer.ContentType.applicationData && count == content.count

@@ -17,7 +17,7 @@ enum Settings {
         host, port, publicDirectory, loginDelay, logLevel, maxMessageSize, pingInterval, pongTimeout,
         messageRate, allowedOrigins, serverNames, tlsCertificate, tlsKey, loginService, database, loginWorkers,
         sessionIdleTimeout, sessionLifetime,
-        trustedProxies, dashboard, adminToken, deflate, loops, drainGrace, shutdownTimeout,
+        trustedProxies, hstsMaxAge, dashboard, adminToken, deflate, loops, drainGrace, shutdownTimeout,
     ]
 
     /// The README's configuration table: a header and one row per setting, accounts' settings
@@ -141,7 +141,14 @@ enum Settings {
         \.trustedProxies, flag: "trusted-proxy", variable: "RXLIVE_TRUSTED_PROXIES", valueName: "address", default: [], shown: "none",
         syntax: .list(checking: TrustedProxies.problem),
         help: "IP addresses and CIDR ranges (such as `10.0.0.1` or `10.0.0.0/8`, IPv4 or IPv6) of proxies whose "
-            + "`X-Forwarded-For` names the client (for login throttling)")
+            + "`X-Forwarded-For` names the client (for login throttling) and whose `X-Forwarded-Proto: https` "
+            + "counts as TLS (for `Strict-Transport-Security` and the `Secure` session cookie)")
+
+    static let hstsMaxAge = Setting(
+        \.hstsMaxAge, flag: "hsts-max-age", variable: "RXLIVE_HSTS_MAX_AGE", valueName: "seconds", default: 63_072_000,
+        shown: "`63072000` (two years)", syntax: .integer(in: 0...1_000_000_000),
+        help: "`max-age` of `Strict-Transport-Security`, sent over TLS (or a `--trusted-proxy` that says it used "
+            + "HTTPS), never over plain HTTP: how long browsers then refuse plain HTTP; `0` makes them forget")
 
     static let dashboard = Setting(
         \.dashboard, flag: "dashboard", variable: "RXLIVE_DASHBOARD", valueName: "mode", default: DashboardMode.auto,

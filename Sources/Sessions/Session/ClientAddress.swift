@@ -1,3 +1,4 @@
+import HTTPServer
 /// Who a session's client is, by IP address, for limits that count per client.
 enum ClientAddress {
     /// The client's address: the TCP peer's, unless the peer is a trusted proxy, in which

@@ -1,3 +1,4 @@
+import HTTPServer
 import RxSwift
 
 /// Settings of every session; the defaults are the production values.
