@@ -96,12 +96,10 @@ function showNumberHints() {
   for (const field of fields) field.addEventListener("input", () => hint(field));
 }
 
-/** Once signed in, the password typed for it is not kept in the page. */
+/** Once signed in, the password typed for it is not kept in the page (which reloads next). */
 function forgetPasswordOnSignIn() {
   document.addEventListener("rx:signedin", () => {
     byId("password").value = "";
-    byId("login-result").textContent = "";
-    byId("login-result").dataset.state = "idle";
   });
 }
 

@@ -35,8 +35,10 @@ public enum HTTPStatus {
         switch status {
         case 101: "Switching Protocols"
         case 200: "OK"
+        case 303: "See Other"
         case 304: "Not Modified"
         case 400: "Bad Request"
+        case 401: "Unauthorized"
         case 403: "Forbidden"
         case 404: "Not Found"
         case 405: "Method Not Allowed"

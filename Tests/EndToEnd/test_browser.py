@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 from selenium import webdriver
-from selenium.common.exceptions import TimeoutException, WebDriverException
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -49,8 +49,11 @@ def browser():
 
 
 def wait_until(driver, what, condition, timeout=WAIT, poll=0.05):
+    """Polls `condition`; an element found just before the page reloads (a sign-in's form post
+    brings it back) counts as not yet."""
     try:
-        return WebDriverWait(driver, timeout, poll_frequency=poll).until(lambda d: condition())
+        return WebDriverWait(driver, timeout, poll_frequency=poll,
+                             ignored_exceptions=[StaleElementReferenceException]).until(lambda d: condition())
     except TimeoutException:
         pytest.fail(f"timed out after {timeout}s waiting until {what}")
 

@@ -127,13 +127,17 @@ def test_two_instances_behind_nginx_share_accounts_throttling_and_the_page_survi
                    lambda: element(browser, f"{form}-status").get_attribute("data-state") == "live")
     element(browser, "username").send_keys("ada")
     element(browser, "password").send_keys("engine")
-    for field, value in (("number1", "4"), ("number2", "5"), ("number3", "z")):
-        element(browser, field).send_keys(value)
-    wait_until(browser, "the sum is 9", lambda: text_of(browser, "sum") == "9")
     wait_until(browser, "the button enables", lambda: is_enabled(browser, "login"))
     element(browser, "login").click()
     wait_until(browser, "ada is signed in through nginx (the code redeemed on either instance)",
                lambda: text_of(browser, "signed-in-user") == "ada")
+    # The hand-over's form post reloaded the page; the sum's fields are typed on the page as it is now.
+    for form in ("login", "sum"):
+        wait_until(browser, f"the {form} session is connected again",
+                   lambda: element(browser, f"{form}-status").get_attribute("data-state") == "live")
+    for field, value in (("number1", "4"), ("number2", "5"), ("number3", "z")):
+        element(browser, field).send_keys(value)
+    wait_until(browser, "the sum is 9", lambda: text_of(browser, "sum") == "9")
 
     # Kill the instance holding the page's sessions (the busier one, if they are split).
     victim = max(instances, key=lambda instance: open_sessions(instance.port))

@@ -165,6 +165,8 @@ def test_chromium_runs_the_page_and_dashboard_under_the_policy_and_no_other_orig
             element(browser, field).send_keys(keys)
         wait_until(browser, "the sum is 42", lambda: text_of(browser, "sum") == "42")
 
+        page = browser.current_window_handle
+        browser.switch_to.new_window("tab")  # the page stays open, its sessions live
         open_dashboard(browser, server)
         wait_until(browser, "the dashboard lists the page's sessions",
                    lambda: browser.find_elements(By.CSS_SELECTOR, '#sessions tr[data-view-model="sum"]'))

@@ -106,8 +106,13 @@ def test_a_code_works_once_and_only_from_the_page_s_own_origin(server):
         status, headers, _ = post(server.port, "/auth/session", code.encode(), origin=origin)
         assert status == 403, origin
         assert not [h for h in headers if h[0].lower() == "set-cookie"]
-    status, _, _ = post(server.port, "/auth/session", code.encode(), origin=server.origin)
-    assert status == 200, "the refusals did not use the code up"
+    # A browser sends `Origin: null` on a form post under Referrer-Policy: no-referrer; then only
+    # its Fetch Metadata, which no page can set, says whether the post is the page's own.
+    for site in ["cross-site", "same-site", "none"]:
+        status, _, _ = post(server.port, "/auth/session", code.encode(), origin="null", headers=[("Sec-Fetch-Site", site)])
+        assert status == 403, site
+    status, _, _ = post(server.port, "/auth/session", code.encode(), origin="null", headers=[("Sec-Fetch-Site", "same-origin")])
+    assert status == 200, "the refusals did not use the code up; a same-origin form post is the page's own"
     status, headers, body = post(server.port, "/auth/session", code.encode(), origin=server.origin)
     assert status == 403 and b"used" in body, "a code is redeemed once"
     assert post(server.port, "/auth/session", b"not a code", origin=server.origin)[0] == 403
@@ -233,3 +238,27 @@ def test_an_expired_sign_in_is_refused(tmp_path):
         assert upgrade_status(server.port, "/ws/sum", [f"Authorization: Bearer {token}"])[0] == 101
         time.sleep(1.5)
         assert upgrade_status(server.port, "/ws/sum", [f"Authorization: Bearer {token}"])[0] == 401
+
+
+def test_the_page_s_form_post_comes_back_to_the_page_signed_in_or_out(server):
+    form = {"Content-Type": "application/x-www-form-urlencoded"}
+    code = log_in(server.port, "ada", "engine")
+    status, headers, _ = post(server.port, "/auth/session", f"code={code}&return=%2Fsub%2Fpage%3Fx%3D1".encode(),
+                              origin=server.origin, headers=form)
+    assert status == 303 and ("Location", "/sub/page?x=1") in headers
+    cookie = set_cookie(headers).split(";", 1)[0]
+    assert cookie.startswith("rxlive-session=")
+    ws = RawWebSocket(server.port, "/ws/sum", headers=[f"Cookie: {cookie}"])
+    assert ws.receive_json()["ready"]["user"] == "ada"
+    ws.close()
+    # A used code sets no cookie and goes back all the same; a return to another host goes home.
+    for target in ["%2F%2Fevil.example%2F", "https%3A%2F%2Fevil.example%2F", "%2F%5Cevil.example"]:
+        status, headers, _ = post(server.port, "/auth/session", f"code={code}&return={target}".encode(),
+                                  origin=server.origin, headers=form)
+        assert status == 303 and ("Location", "/") in headers, target
+        assert not [h for h in headers if h[0].lower() == "set-cookie"]
+    status, headers, _ = post(server.port, "/auth/logout", b"return=%2F", origin=server.origin, cookie=cookie, headers=form)
+    assert status == 303 and ("Location", "/") in headers and "Max-Age=0" in set_cookie(headers)
+    ws = RawWebSocket(server.port, "/ws/sum", headers=[f"Cookie: {cookie}"])
+    assert "user" not in ws.receive_json()["ready"]
+    ws.close()

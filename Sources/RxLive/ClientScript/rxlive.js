@@ -36,10 +36,11 @@
  *   data-rx-logout             on a button: logs out (="everywhere": every session of the user)
  *   data-rx-needs-sign-in      on a data-rx-view container: bound only while someone is signed in
  *                              (its view model answers anyone else 401), closed at the sign-out
- * A right login's {"signIn"} code is redeemed for the session cookie (POST /auth/session) and
- * every bound session reconnects signed in; a {"signedOut"} (a log out here or anywhere) shows the
- * signed-out state and the sessions reconnect anonymously. The cookie is HttpOnly: this script
- * never sees the token. Events on document: rx:signedin {user}, rx:signedout {reason}.
+ * A right login's {"signIn"} code is posted in a form to /auth/session, whose redirect brings the
+ * page back with the session cookie, signed in; log out posts to /auth/logout the same way. A
+ * {"signedOut"} (a log out in another tab or instance) shows the signed-out state, and the
+ * sessions reconnect anonymously. The cookie is HttpOnly: this script never sees the token.
+ * Events on document: rx:signedin {user} (just before the post), rx:signedout {reason}.
  * False are: false, null, absent, 0, "" and []; anything else is true ({} too, a case's payload).
  * Bound elements get data-stale="true" while their session is down, "false" once their output
  * arrives again. Taps are disabled while there is no session.
@@ -58,7 +59,7 @@ const RATE_LIMIT_RESEND_MS = 1000;
 const STATUS_TEXT = { connecting: "Connecting…", live: "Connected", offline: "Disconnected, reconnecting…" };
 const OUTPUT_KIND = /^(text|enabled|visible|list|class-.+|attr-.+)$/;
 const sessions = new WeakMap();
-/** Every bound session's handle, to reconnect them all when the sign-in changes. */
+/** Every bound session's handle: a page leaving for another (a sign-in's form post) closes them. */
 const handles = new Set();
 
 /** Shows who is signed in (a name, or null for nobody) on the page's sign-in elements. */
@@ -75,25 +76,36 @@ function showSignedIn(user) {
 
 const emitOnDocument = (type, detail) => document.dispatchEvent(new CustomEvent(`rx:${type}`, { detail }));
 
-/** Redeems a right login's one-time code for the session cookie, then reconnects every session. */
-async function redeemSignIn(code) {
-  const response = await fetch("/auth/session", { method: "POST", body: code, credentials: "same-origin" });
-  if (!response.ok) throw new Error(`the sign-in was refused (${response.status})`);
-  const { user } = await response.json();
-  showSignedIn(user);
-  emitOnDocument("signedin", { user });
-  for (const handle of handles) handle.reconnect();
+/**
+ * Posts a form to `action` with `fields` and the page's own path to come back to: the server
+ * answers with a redirect that sets or deletes the session cookie, and the page reloads signed
+ * in or out (a form post is what the page's Content-Security-Policy allows: form-action 'self').
+ */
+function postAndReturn(action, fields) {
+  const form = document.createElement("form");
+  form.method = "post";
+  form.action = action;
+  form.hidden = true;
+  for (const [name, value] of Object.entries({ ...fields, return: location.pathname + location.search })) {
+    const input = document.createElement("input");
+    input.type = "hidden";
+    input.name = name;
+    input.value = value;
+    form.append(input);
+  }
+  document.body.append(form);
+  form.submit();
 }
 
-/** Logs out this browser's sign-in (everywhere: all of the user's); the sessions are signed out by the server. */
-export async function logOut({ everywhere = false } = {}) {
-  const response = await fetch(everywhere ? "/auth/logout-everywhere" : "/auth/logout", {
-    method: "POST", credentials: "same-origin",
-  });
-  if (!response.ok) throw new Error(`log out failed (${response.status})`);
-  showSignedIn(null);
-  // Sessions of this sign-in are closed by the server; any other reconnects to be sure.
-  for (const handle of handles) handle.reconnect();
+/** Redeems a right login's one-time code for the session cookie; the page comes back signed in. */
+function redeemSignIn(user, code) {
+  emitOnDocument("signedin", { user });
+  postAndReturn("/auth/session", { code });
+}
+
+/** Logs out this browser's sign-in (everywhere: all of the user's); the page comes back signed out. */
+export function logOut({ everywhere = false } = {}) {
+  postAndReturn(everywhere ? "/auth/logout-everywhere" : "/auth/logout", {});
 }
 
 /** Turns an integer beyond 2^53 into a BigInt from its source text, where JSON.parse gives it. */
@@ -344,7 +356,7 @@ export function bind(container, options = {}) {
       renderOutput(container, message.output, message.value);
       emit("output", { name: message.output, value: message.value });
     } else if (message.signIn) {
-      redeemSignIn(message.signIn.code).catch((error) => showError("sign_in_failed", error.message));
+      redeemSignIn(message.signIn.user, message.signIn.code);
     } else if (message.signedOut) {
       // The server closes this session next (4001) and it reconnects anonymously.
       showSignedIn(null);
@@ -417,7 +429,7 @@ export function bind(container, options = {}) {
 
   const handle = {
     tap,
-    /** Ends this session and opens a new one at once (the sign-in changed). */
+    /** Ends this session and opens a new one at once. */
     reconnect() {
       if (closed) return;
       clearTimeout(timers.reconnect);
@@ -463,10 +475,18 @@ export function bindAll(root = document) {
 if (typeof document !== "undefined") {
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", () => bindAll());
   else bindAll();
+  // A page the browser keeps in its back/forward cache keeps its sockets open unless told, so
+  // its sessions would outlive it: close them when it is hidden, open new ones if it comes back.
+  window.addEventListener("pagehide", () => {
+    for (const handle of [...handles]) handle.close();
+  });
+  window.addEventListener("pageshow", (event) => {
+    if (event.persisted) bindAll();
+  });
   document.addEventListener("click", (event) => {
     const button = event.target.closest?.("[data-rx-logout]");
     if (!button) return;
     event.preventDefault();
-    logOut({ everywhere: button.dataset.rxLogout === "everywhere" }).catch((error) => console.warn(`rxlive: ${error.message}`));
+    logOut({ everywhere: button.dataset.rxLogout === "everywhere" });
   });
 }
