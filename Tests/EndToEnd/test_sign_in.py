@@ -5,6 +5,7 @@ another origin, a revoked or expired token). The real rxlive binary on a real SQ
 raw WebSocket and HTTP clients, so each test sees every header and close code."""
 import http.client
 import json
+import subprocess
 import time
 
 import pytest
@@ -138,6 +139,22 @@ def test_every_login_makes_a_new_token(server):
     assert all(first.split("=", 1)[1] not in line and second.split("=", 1)[1] not in line for line in sessions)
 
 
+def test_websocat_with_a_bearer_token_is_signed_in_until_the_user_is_removed(server):
+    token = rxlive_user("token", "ada", "--database", server.database).stdout.strip()
+    numbers = "".join(json.dumps({"input": f"number{i}", "value": str(i)}) + "\n" for i in (1, 2, 3))
+    run = lambda: subprocess.run([str(support.tool("websocat")), f"--header=Authorization: Bearer {token}",
+                                  f"ws://127.0.0.1:{server.port}/ws/sum"], input=numbers, capture_output=True,
+                                 text=True, timeout=30)
+    answered = run()
+    lines = [json.loads(line) for line in answered.stdout.splitlines()]
+    assert lines[0]["ready"]["user"] == "ada" and lines[-1] == {"output": "sum", "value": 6}, answered
+    assert rxlive_user("remove", "ada", "--database", server.database).returncode == 0
+    deadline = time.monotonic() + 5
+    while "401" not in (refused := run()).stderr:
+        assert time.monotonic() < deadline, refused
+    assert refused.returncode != 0 and refused.stdout == ""
+
+
 def test_a_bearer_token_from_the_command_line_signs_a_script_in(server):
     made = rxlive_user("token", "ada", "--database", server.database)
     assert made.returncode == 0, made.stderr
@@ -232,6 +249,16 @@ def test_an_expired_sign_in_is_refused(tmp_path):
         time.sleep(1.5)
         ws = RawWebSocket(server.port, "/ws/sum", headers=[f"Cookie: {cookie}"])
         assert "user" not in ws.receive_json()["ready"], "idle past --session-idle-timeout"
+        ws.close()
+    # A live session ends when its sign-in reaches its lifetime, however busy it is.
+    with support.start_rxlive(extra_args=["--database", database, "--session-lifetime", "2"]) as server:
+        server.origin = f"http://127.0.0.1:{server.port}"
+        ws = RawWebSocket(server.port, "/ws/sum", headers=[f"Cookie: {sign_in(server)}"])
+        assert ws.receive_json()["ready"]["user"] == "ada"
+        started = time.monotonic()
+        assert ws.receive_json() == {"signedOut": {"reason": "expired"}}
+        assert ws.receive_close_code() == 4001
+        assert time.monotonic() - started < 3.5
         ws.close()
     token = rxlive_user("token", "ada", "--expires", "1", "--database", database).stdout.strip()
     with support.start_rxlive(extra_args=["--database", database]) as server:

@@ -76,6 +76,17 @@ final class SignedInSessionTests: XCTestCase {
         XCTAssertEqual(Resources.total, start, "both graphs are released")
     }
 
+    func testASessionWhoseSignInReachedItsLifetimeIsSignedOut() {
+        let session = open(servedWire("sum"), as: SignedInUser(name: "ada", sessionID: "dddddddddddddddd", expiresAt: 1_000))
+        _ = transport.takeSent()
+        XCTAssertEqual(configuration.signedInSessions.signOutExpired(now: 999.5), 0, "not yet")
+        XCTAssertEqual(configuration.signedInSessions.signOutExpired(now: 1_000), 1)
+        transport.runDeferredWork()
+        XCTAssertEqual(transport.takeSent(), [#"{"signedOut":{"reason":"expired"}}"#])
+        XCTAssertEqual(transport.closeCode, 4001)
+        session.close()
+    }
+
     func testAClosedSessionLeavesTheList() {
         let session = open(servedWire("sum"), as: SignedInUser(name: "ada", sessionID: "cccccccccccccccc"))
         XCTAssertEqual(configuration.signedInSessions.count, 1)

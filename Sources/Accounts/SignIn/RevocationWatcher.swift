@@ -61,12 +61,14 @@ extension CredentialDatabase {
 
 /// Follows the log of revocations on a thread of its own and tells `onRevoked` of each new
 /// one, whichever process or instance logged it (a log out, `rxlive user revoke`, `remove`
-/// or `passwd`). Expired sessions and codes are pruned now and then too.
+/// or `passwd`). Expired sessions and codes are pruned now and then too, and `onEverySecond`
+/// runs about once a second (to end live sessions whose sign-in expired).
 public final class RevocationWatcher: Sendable {
     private let store: CredentialStore
     private let interval: Double
     private let onRevoked: @Sendable ([Revocation]) -> Void
     private let onError: @Sendable (String) -> Void
+    private let onEverySecond: @Sendable () -> Void
     private let stopped = Atomic(false)
     private let finished = DispatchSemaphore(value: 0)
 
@@ -74,7 +76,9 @@ public final class RevocationWatcher: Sendable {
     /// where the database cannot announce it.
     public init(store: CredentialStore, interval: Double = 0.25,
                 onError: @escaping @Sendable (String) -> Void = { _ in },
+                onEverySecond: @escaping @Sendable () -> Void = {},
                 onRevoked: @escaping @Sendable ([Revocation]) -> Void) {
+        self.onEverySecond = onEverySecond
         self.store = store
         self.interval = interval
         self.onRevoked = onRevoked
@@ -100,6 +104,7 @@ public final class RevocationWatcher: Sendable {
         var latest: Int64?
         var lastPrune = 0.0
         var lastRead = 0.0
+        var lastTick = 0.0
         var lastError = ""
         var changed = true
         while !stopped.load(ordering: .acquiring) {
@@ -110,6 +115,10 @@ public final class RevocationWatcher: Sendable {
                 if changed || latest == nil || now - lastRead >= 5 {
                     lastRead = now
                     try readLog(after: &latest)
+                }
+                if now - lastTick >= 1 {
+                    lastTick = now
+                    onEverySecond()
                 }
                 if now - lastPrune >= 600 {
                     lastPrune = now

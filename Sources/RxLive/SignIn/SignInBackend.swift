@@ -30,6 +30,8 @@ final class SignInBackend: Sendable {
         let cache = cache
         watcher = RevocationWatcher(store: store, onError: { message in
             logger.warning("cannot read the sign-out log; sign-outs from elsewhere wait until it is back", metadata: ["error": "\(message)"])
+        }, onEverySecond: {
+            sessions.signOutExpired(now: wallClock())
         }, onRevoked: { revocations in
             Self.apply(revocations, cache: cache, sessions: sessions)
         })
@@ -69,7 +71,7 @@ final class SignInBackend: Sendable {
                     cache[hash] = nil
                     return answer(refused)
                 }
-                let user = SignedInUser(name: session.username, sessionID: session.id)
+                let user = SignedInUser(name: session.username, sessionID: session.id, expiresAt: session.expiresAt)
                 cache[hash] = SignInCache.Entry(user: user, lastUsedAt: session.lastUsedAt, expiresAt: session.expiresAt)
                 answer(.signedIn(user))
             } catch {

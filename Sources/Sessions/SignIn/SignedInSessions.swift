@@ -25,6 +25,14 @@ public final class SignedInSessions: Sendable {
         signOut(sessions { $0.name == user }, reason: reason)
     }
 
+    /// Signs out every live session whose sign-in has reached its lifetime at `now` (Unix
+    /// seconds); how many there were. A live session keeps its sign-in in use, so the idle
+    /// timeout does not end it, but the absolute lifetime does.
+    @discardableResult
+    public func signOutExpired(now: Double) -> Int {
+        signOut(sessions { $0.expiresAt <= now }, reason: "expired")
+    }
+
     /// Live signed-in sessions.
     public var count: Int { sessions { _ in true }.count }
 

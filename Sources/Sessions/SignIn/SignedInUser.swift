@@ -7,13 +7,16 @@ public final class SignedInUser: Sendable {
     public let name: String
     /// The sign-in's public id (never the token).
     public let sessionID: String
+    /// When the sign-in ends at the latest (Unix seconds): a live session is signed out then.
+    public let expiresAt: Double
     /// `name` as a JSON string, written once for every `ready` of the sign-in.
     let nameJSON: FixedBytes
 
-    /// A signed-in user.
-    public init(name: String, sessionID: String) {
+    /// A signed-in user whose sign-in lasts until `expiresAt` (Unix seconds) at the latest.
+    public init(name: String, sessionID: String, expiresAt: Double = .infinity) {
         self.name = name
         self.sessionID = sessionID
+        self.expiresAt = expiresAt
         var json = ""
         json.appendJSONString(name)
         nameJSON = FixedBytes(json.utf8)
