@@ -30,7 +30,7 @@ public final class RxLiveService: Service, Sendable {
         let server = self.server
         let stopped = LoopsStopped()
         let thread = Thread {
-            server.loops.run()
+            server.runLoops()
             MainScheduler.resetHost()
             stopped.finish()
         }

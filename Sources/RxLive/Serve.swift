@@ -19,12 +19,22 @@ final class RunningServer: @unchecked Sendable {  // `shutdown` is used on the f
     let servers: HTTPServerGroup
     let tls: ReloadableTLSContext?
     private let shutdown: ShutdownSequence
+    /// Signing in, when the app has accounts: its threads end with the server (`runLoops`).
+    private let signIn: SignInBackend?
 
-    private init(loops: EventLoopGroup, servers: HTTPServerGroup, tls: ReloadableTLSContext?, shutdown: ShutdownSequence) {
+    private init(loops: EventLoopGroup, servers: HTTPServerGroup, tls: ReloadableTLSContext?, shutdown: ShutdownSequence,
+                 signIn: SignInBackend?) {
         self.loops = loops
         self.servers = servers
         self.tls = tls
         self.shutdown = shutdown
+        self.signIn = signIn
+    }
+
+    /// Runs the loops until the drain has ended them, then stops the sign-in's threads.
+    func runLoops() {
+        loops.run()
+        signIn?.stop()
     }
 
     /// The port the server listens on (the one asked for, or the one the system chose for 0).
@@ -133,7 +143,7 @@ final class RunningServer: @unchecked Sendable {  // `shutdown` is used on the f
         }
 
         let shutdown = ShutdownSequence(servers: servers, loops: loops, grace: configuration.drainGrace, logger: logger)
-        return RunningServer(loops: loops, servers: servers, tls: serverConfiguration.tls, shutdown: shutdown)
+        return RunningServer(loops: loops, servers: servers, tls: serverConfiguration.tls, shutdown: shutdown, signIn: signIn)
     }
 }
 
@@ -185,7 +195,7 @@ func serve(_ configuration: Configuration, app: RxLiveApp, logger: Logger) throw
     }
     // Every handler is in place: a signal held back since the start is delivered now.
     TerminationSignals.release()
-    loops.run()
+    server.runLoops()
 }
 
 extension Configuration {
