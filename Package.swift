@@ -95,7 +95,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "RxLiveTests", dependencies: [
-            "RxLive", "Sessions", "RxSwift", "NetworkTestSupport",
+            "RxLive", "Sessions", "RxSwift", "NetworkTestSupport", "COpenSSL",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

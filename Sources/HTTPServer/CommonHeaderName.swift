@@ -84,7 +84,7 @@ enum CommonHeaderName: UInt8, CaseIterable {
         switch bytes.count {
         case 4: return only(.host)
         case 6:
-            // By first letter, so that a six-letter name is compared once.
+            // By first letter, so that a name is compared once.
             switch bytes.first.map(ASCIITokenList.lowercase) {
             case UInt8(ascii: "o"): return only(.origin)
             case UInt8(ascii: "a"): return only(.accept)
@@ -94,7 +94,13 @@ enum CommonHeaderName: UInt8, CaseIterable {
             }
         case 7: return only(.upgrade)
         case 10: return only(.connection) ?? only(.userAgent)
-        case 13: return only(.ifNoneMatch) ?? only(.cacheControl) ?? only(.authorization)
+        case 13:
+            switch bytes.first.map(ASCIITokenList.lowercase) {
+            case UInt8(ascii: "i"): return only(.ifNoneMatch)
+            case UInt8(ascii: "c"): return only(.cacheControl)
+            case UInt8(ascii: "a"): return only(.authorization)
+            default: return nil
+            }
         case 14: return only(.contentLength)
         case 15: return only(.xForwardedFor) ?? only(.acceptEncoding) ?? only(.acceptLanguage)
         case 17: return only(.secWebSocketKey) ?? only(.transferEncoding) ?? only(.ifModifiedSince)

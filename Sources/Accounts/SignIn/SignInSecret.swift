@@ -23,7 +23,7 @@ public enum SignInSecret {
         digest(secret).hex
     }
 
-    /// The SHA-256 of `secret`'s UTF-8 as a value: what a cache keys tokens by (no string made).
+    /// The SHA-256 of `secret`'s UTF-8 as a value, in four words.
     public static func digest(_ secret: String) -> SecretDigest {
         var secret = secret
         var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)

@@ -53,26 +53,27 @@ final class SignInBackend: Sendable {
     private func identify(_ request: HTTPRequestContext, answer: @escaping @Sendable (SessionIdentification) -> Void) {
         let credential = SignInCredential(request, secure: isSecure(request))
         guard let credential else { return answer(.anonymous) }
-        let hash = SignInSecret.digest(credential.token)
+        let key = credential.withToken { SignInCacheKey(token: $0) }
         let now = wallClock()
         // Only a well-formed token is ever cached, so a hit needs no check of its shape.
-        let cached = cache[hash]
+        let cached = cache[key]
         if let cached, now < policy.validUntil(lastUsedAt: cached.lastUsedAt, expiresAt: cached.expiresAt),
            now - cached.lastUsedAt < policy.touchInterval {
             return answer(.signedIn(cached.user))
         }
         // A token that can be no token is refused without a lookup.
-        guard SignInSecret.isWellFormed(credential.token) else { return answer(refusal(credential)) }
+        let token = credential.token
+        guard SignInSecret.isWellFormed(token) else { return answer(refusal(credential)) }
         let store = store, policy = policy, cache = cache, logger = logger
         let refused = refusal(credential)
         let scheduled = lookups.schedule(key: request.peerAddress ?? "", onShed: { answer(.refused(.error503)) }) {
             do {
-                guard let session = try store.signedInSession(token: credential.token, policy: policy) else {
-                    cache[hash] = nil
+                guard let session = try store.signedInSession(token: token, policy: policy) else {
+                    cache[key] = nil
                     return answer(refused)
                 }
                 let user = SignedInUser(name: session.username, sessionID: session.id, expiresAt: session.expiresAt)
-                cache[hash] = SignInCache.Entry(user: user, lastUsedAt: session.lastUsedAt, expiresAt: session.expiresAt)
+                cache[key] = SignInCache.Entry(user: user, lastUsedAt: session.lastUsedAt, expiresAt: session.expiresAt)
                 answer(.signedIn(user))
             } catch {
                 logger.error("cannot look up a sign-in: the accounts database did not answer", metadata: ["error": "\(error)"])

@@ -2,7 +2,8 @@ import Accounts
 import Sessions
 import Synchronization
 
-/// Valid tokens seen lately, by hash: an upgrade with one costs no database round trip.
+/// Valid tokens seen lately, by a keyed hash of each (`SignInCacheKey`): an upgrade with one
+/// costs no database round trip.
 /// Revocations (of this instance and, through the log, of every other) remove entries.
 final class SignInCache: Sendable {
     struct Entry: Sendable {
@@ -13,14 +14,14 @@ final class SignInCache: Sendable {
 
     /// Most tokens kept; past it the cache starts again (each lookup refills it).
     private static let maxEntries = 100_000
-    private let entries = Mutex<[SecretDigest: Entry]>([:])
+    private let entries = Mutex<[SignInCacheKey: Entry]>([:])
 
-    subscript(hash: SecretDigest) -> Entry? {
-        get { entries.withLock { $0[hash] } }
+    subscript(key: SignInCacheKey) -> Entry? {
+        get { entries.withLock { $0[key] } }
         set {
             entries.withLock { table in
                 if newValue != nil, table.count >= Self.maxEntries { table.removeAll(keepingCapacity: true) }
-                table[hash] = newValue
+                table[key] = newValue
             }
         }
     }

@@ -6,7 +6,10 @@ import HTTPServer
 /// is `Secure`, has `Path=/` and no `Domain`, so a sibling site cannot plant one; a plain
 /// HTTP origin cannot set a `Secure` cookie, so there it is `rxlive-session`.
 struct SignInCredential: Sendable {
-    let token: String
+    /// The header field or cookie value that holds the token, from `tokenOffset` (in UTF-8
+    /// bytes) on: the token is read in place, and a string of it made only for the store.
+    private let source: String
+    private let tokenOffset: Int
     let isBearer: Bool
 
     static let secureCookieName = "__Host-rxlive-session"
@@ -19,18 +22,33 @@ struct SignInCredential: Sendable {
     init?(_ request: HTTPRequestContext, secure: Bool) {
         let (count, authorization) = request.head.fieldCount(named: "authorization")
         if count > 0 {
-            guard count == 1, let authorization, let token = Self.bearerToken(authorization) else { return nil }
-            self.token = token
+            guard count == 1, let authorization, let offset = Self.bearerTokenOffset(authorization) else { return nil }
+            source = authorization
+            tokenOffset = offset
             isBearer = true
             return
         }
         guard let value = CookieHeader.uniqueValue(of: Self.cookieName(secure: secure), in: request.head) else { return nil }
-        token = value
+        source = value
+        tokenOffset = 0
         isBearer = false
     }
 
-    /// The token of `Bearer <token>` (RFC 6750 §2.1: the scheme in any case, one space).
-    private static func bearerToken(_ field: String) -> String? {
+    /// The token as a string: what the store looks up.
+    var token: String {
+        withToken { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Calls `body` with the token's UTF-8 bytes, in place.
+    func withToken<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        var source = source
+        let offset = tokenOffset
+        return source.withUTF8 { body(UnsafeBufferPointer(rebasing: $0[offset...])) }
+    }
+
+    /// Where the token of `Bearer <token>` starts (RFC 6750 §2.1: the scheme in any case,
+    /// one space), or nil when `field` is no bearer credential.
+    private static func bearerTokenOffset(_ field: String) -> Int? {
         var field = field
         return field.withUTF8 { bytes in
             let scheme: StaticString = "bearer "
@@ -40,7 +58,7 @@ struct SignInCredential: Sendable {
                 let expected = scheme.utf8Start[index]
                 guard expected == 0x20 ? bytes[index] == 0x20 : bytes[index] | 0x20 == expected else { return nil }
             }
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[count...]), as: UTF8.self)
+            return count
         }
     }
 
