@@ -30,7 +30,9 @@ public final class TCPAcceptor: LoopHandle {
     /// Binds to `host:port` (IPv4 or IPv6 literal, or a name such as `localhost` resolved
     /// now; port 0 picks a free port) and listens;
     /// nothing is accepted before `start()`. Throws `EventLoopError` (e.g. `isAddressInUse`).
-    public init(loop: EventLoop, host: String, port: Int, backlog: Int32 = 511) throws {
+    /// With `reusePort`, other sockets that set `SO_REUSEPORT` (other processes of the same
+    /// user) may listen on the same port, and the kernel spreads new connections over them.
+    public init(loop: EventLoop, host: String, port: Int, backlog: Int32 = 511, reusePort: Bool = false) throws {
         let what = "listen on \(host):\(port)"
         let address = try SocketAddress(loop: loop.uvLoop, host: host, port: port, operation: what)
         let family = address.family
@@ -42,6 +44,13 @@ public final class TCPAcceptor: LoopHandle {
         var yes: Int32 = 1
         var no: Int32 = 0
         setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        if reusePort {
+            guard setsockopt(descriptor, SOL_SOCKET, SO_REUSEPORT, &yes, socklen_t(MemoryLayout<Int32>.size)) == 0 else {
+                let code = -errno
+                Glibc.close(descriptor)
+                throw EventLoopError(code, "\(what) with SO_REUSEPORT")
+            }
+        }
         if family == AF_INET6 {
             setsockopt(descriptor, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &no, socklen_t(MemoryLayout<Int32>.size))
         }

@@ -94,7 +94,8 @@ public final class HTTPServer {
         try prepare()
         let acceptor: TCPAcceptor
         do {
-            acceptor = try TCPAcceptor(loop: loop, host: configuration.host, port: configuration.port)
+            acceptor = try TCPAcceptor(loop: loop, host: configuration.host, port: configuration.port,
+                                       reusePort: configuration.reusePort)
         } catch let error as EventLoopError {
             throw HTTPServerError.listenFailed(host: configuration.host, port: configuration.port, error)
         }

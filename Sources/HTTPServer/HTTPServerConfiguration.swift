@@ -43,6 +43,9 @@ public struct HTTPServerConfiguration: Sendable {
     public var tls: ReloadableTLSContext? = nil
     /// Whether a client's permessage-deflate offer (RFC 7692) is accepted.
     public var perMessageDeflate = true
+    /// Listen with `SO_REUSEPORT`: processes that all set it share the port, and the kernel
+    /// spreads new connections over them.
+    public var reusePort = false
     /// With permessage-deflate, messages of at least this many bytes are sent compressed;
     /// shorter ones go out as they are (the RFC allows both on one connection).
     public var minimumCompressedSize = PerMessageDeflateParameters.defaultMinimumCompressedSize

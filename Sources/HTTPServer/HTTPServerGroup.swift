@@ -42,7 +42,8 @@ public final class HTTPServerGroup: @unchecked Sendable {
         for server in servers { try server.startWithoutListening() }
         let acceptor: TCPAcceptor
         do {
-            acceptor = try TCPAcceptor(loop: loops.first, host: configuration.host, port: configuration.port)
+            acceptor = try TCPAcceptor(loop: loops.first, host: configuration.host, port: configuration.port,
+                                       reusePort: configuration.reusePort)
         } catch let error as EventLoopError {
             throw HTTPServerError.listenFailed(host: configuration.host, port: configuration.port, error)
         }

@@ -57,6 +57,8 @@ public struct Configuration: Equatable, Sendable {
     public var adminToken: String? = Settings.adminToken.defaultValue
     /// Whether permessage-deflate (RFC 7692) is offered to clients that ask for it.
     public var deflate: Bool = Settings.deflate.defaultValue
+    /// Whether the listening socket is opened with `SO_REUSEPORT` (processes sharing a port).
+    public var reusePort: Bool = Settings.reusePort.defaultValue
     /// Event loops, one thread each; a session lives its whole life on one of them.
     public var loops: Int = Settings.loops.defaultValue
     /// Longest drain after the grace: then the connections still open are dropped.

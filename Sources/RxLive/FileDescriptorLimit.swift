@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,5 +17,16 @@ enum FileDescriptorLimit {
             if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { return UInt64(raised.rlim_cur) }
         }
         return UInt64(limit.rlim_cur)
+    }
+
+    /// Descriptors kept back for what a running server opens besides sessions: database
+    /// connections, the revocation watcher, a TLS certificate reload, a log file.
+    static let reserve: UInt64 = 64
+
+    /// How many sessions fit under `limit` open files, one descriptor each, beside those open
+    /// now and `reserve`.
+    static func sessionsAllowed(underLimit limit: UInt64) -> UInt64 {
+        let openNow = UInt64((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0)
+        return limit > openNow + reserve ? limit - openNow - reserve : 0
     }
 }

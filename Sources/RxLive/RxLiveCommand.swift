@@ -99,6 +99,9 @@ struct RxLiveCommand: ParsableCommand {
     @Option(name: Settings.loops.name, help: Settings.loops.argumentHelp)
     var loops: String?
 
+    @Option(name: Settings.reusePort.name, help: Settings.reusePort.argumentHelp)
+    var reusePort: String?
+
     @Option(name: Settings.drainGrace.name, help: Settings.drainGrace.argumentHelp)
     var drainGrace: String?
 
@@ -132,6 +135,7 @@ struct RxLiveCommand: ParsableCommand {
         flags.set(Settings.adminToken, adminToken)
         flags.set(Settings.deflate, deflate)
         flags.set(Settings.loops, loops)
+        flags.set(Settings.reusePort, reusePort)
         flags.set(Settings.drainGrace, drainGrace)
         flags.set(Settings.shutdownTimeout, shutdownTimeout)
         return flags

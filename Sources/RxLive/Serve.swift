@@ -142,6 +142,14 @@ final class RunningServer: @unchecked Sendable {  // `shutdown` is used on the f
             logger.info("dashboard: off (see --dashboard and --admin-token)")
         }
 
+        // One descriptor per session: past the file limit a peer cannot even be accepted, so say
+        // at start how many sessions this process can hold (docs/OPERATIONS.md: raising it).
+        let sessionsAllowed = FileDescriptorLimit.sessionsAllowed(underLimit: openFiles)
+        logger.info("""
+            sessions: at most \(sessionsAllowed) at once under this process's limit of \(openFiles) open files \
+            (the hard limit; docs/OPERATIONS.md, "Many sessions on one host", says how to raise it)
+            """)
+
         let shutdown = ShutdownSequence(servers: servers, loops: loops, grace: configuration.drainGrace, logger: logger)
         return RunningServer(loops: loops, servers: servers, tls: serverConfiguration.tls, shutdown: shutdown, signIn: signIn)
     }
@@ -221,6 +229,7 @@ extension Configuration {
         server.allowedOrigins = allowedOrigins.isEmpty ? nil : allowedOrigins
         server.serverNames = serverNames.isEmpty ? nil : serverNames
         server.perMessageDeflate = deflate
+        server.reusePort = reusePort
         server.shutdownTimeout = shutdownTimeout
         server.trustedProxies = TrustedProxies(trustedProxies)
         // The routes an RxLive app has: the health check, and sessions under /ws/<name>.

@@ -267,4 +267,4 @@ def test_settings_table_prints_every_setting_of_the_help():
     assert table.returncode == 0, table.stderr
     flags = re.findall(r"^\| `(--[a-z-]+)`", table.stdout, re.MULTILINE)
     help_flags = set(re.findall(r"^  (--[a-z-]+) <", run_rxlive("--help").stdout, re.MULTILINE))
-    assert set(flags) == help_flags and len(flags) == 26
+    assert set(flags) == help_flags and len(flags) == 27

@@ -55,6 +55,19 @@ extension SettingSyntax where Value == Int {
     }
 }
 
+extension SettingSyntax where Value == Bool {
+    /// `on` or `off`, in any case.
+    static var onOff: Self {
+        .single(show: { $0 ? "on" : "off" }) { text throws(SettingProblem) in
+            switch text.lowercased() {
+            case "on": return true
+            case "off": return false
+            default: throw SettingProblem(message: "'\(text)' is not on or off")
+            }
+        }
+    }
+}
+
 extension SettingSyntax where Value == Duration {
     /// A number of seconds, fractions allowed, at most a day: enough for any delay or
     /// timeout, and far from overflow. Zero only when `allowZero`.

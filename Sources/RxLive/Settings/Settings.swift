@@ -17,7 +17,7 @@ enum Settings {
         host, port, publicDirectory, loginDelay, logLevel, maxMessageSize, pingInterval, pongTimeout,
         messageRate, allowedOrigins, serverNames, tlsCertificate, tlsKey, loginService, database, loginWorkers,
         sessionIdleTimeout, sessionLifetime,
-        trustedProxies, hstsMaxAge, dashboard, adminToken, deflate, loops, drainGrace, shutdownTimeout,
+        trustedProxies, hstsMaxAge, dashboard, adminToken, deflate, loops, reusePort, drainGrace, shutdownTimeout,
     ]
 
     /// The README's configuration table: a header and one row per setting, accounts' settings
@@ -176,13 +176,7 @@ enum Settings {
 
     static let deflate = Setting(
         \.deflate, flag: "deflate", variable: "RXLIVE_DEFLATE", valueName: "on|off", default: true,
-        syntax: .single(show: { $0 ? "on" : "off" }) { text throws(SettingProblem) in
-            switch text.lowercased() {
-            case "on": return true
-            case "off": return false
-            default: throw SettingProblem(message: "'\(text)' is not on or off")
-            }
-        },
+        syntax: .onOff,
         help: "`on` or `off`: accept a client's permessage-deflate offer (RFC 7692; browsers make one): the server "
             + "then compresses its messages of 128 bytes or more, and the client may compress its own")
 
@@ -191,6 +185,12 @@ enum Settings {
         default: EventLoopGroup.processorCount, shown: "one per processor the process may run on",
         syntax: .integer(in: 1...256),
         help: "Event loops, one thread each; each connection stays on one loop for its whole life")
+
+    static let reusePort = Setting(
+        \.reusePort, flag: "reuse-port", variable: "RXLIVE_REUSE_PORT", valueName: "on|off", default: false,
+        syntax: .onOff,
+        help: "`on` or `off`: listen with `SO_REUSEPORT`, so that several `rxlive` processes (each `--loops 1`, say) "
+            + "share one port and the kernel spreads new connections over them")
 
     static let drainGrace = Setting(
         \.drainGrace, flag: "drain-grace", variable: "RXLIVE_DRAIN_GRACE", valueName: "seconds", default: .zero,
