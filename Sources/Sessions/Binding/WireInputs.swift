@@ -92,6 +92,24 @@ public final class WireInputs {
         return feed.subject.asObservable()
     }
 
+    /// A value input whose messages carry a `Wire` value (any `Decodable`), which `decode`
+    /// turns into the view model's `Value`: for an input of a type that is not `Decodable`
+    /// (a type of another module), or with rules of its own. A value that does not decode as
+    /// `Wire`, or that `decode` throws on, is refused with `bad_value` and the session goes on.
+    ///
+    ///     wire.value("plan", as: String.self) { name in try Plan(parsing: name) }
+    /// - Parameters:
+    ///   - name: the input's name in messages.
+    ///   - wire: the type each message's value decodes into (usually inferred from `decode`).
+    ///   - secret: a viewer of the session sees each value's length only.
+    ///   - decode: makes the view model's value; what it throws is described in the refusal.
+    public func value<Wire: Decodable, Value>(_ name: String, as wire: Wire.Type = Wire.self, secret: Bool = false,
+                                              decode: @escaping (Wire) throws -> Value) -> Observable<Value> {
+        let feed = MappedWireValueFeed<Wire, Value>(decode: decode)
+        declare(Declaration(name: name, kind: .value, limit: nil, secret: secret), .value(feed))
+        return feed.subject.asObservable()
+    }
+
     /// A tap input: one element per message without a value, like `rx.tap`.
     /// - Parameters:
     ///   - name: the input's name in messages.
