@@ -2,10 +2,8 @@
 scripts/test and driven over a real socket. Its view model is declared outside this
 repository's own targets; its outputs are enums with messages (Codable) and booleans."""
 import json
-import os
 import shlex
 import subprocess
-from pathlib import Path
 
 import pytest
 
@@ -15,22 +13,12 @@ import support
 from raw_websocket import RawWebSocket
 from test_browser import assert_no_console_errors, browser, wait_until  # noqa: F401 (fixture)
 
-EXAMPLE = support.REPO / "Examples" / "SignUp"
-EXAMPLE_BIN = Path(os.environ.get("RXLIVE_EXAMPLES_BIN_DIR", support.REPO / ".build-examples" / "debug"))
+EXAMPLE_BIN = support.EXAMPLES_BIN_DIR
 
 
 @pytest.fixture
 def server():
-    if not (EXAMPLE_BIN / "signup-server").exists():
-        pytest.fail(f"{EXAMPLE_BIN}/signup-server is missing: scripts/test builds it")
-    port = support.free_port()
-    old = support.BIN_DIR
-    support.BIN_DIR = EXAMPLE_BIN
-    try:
-        process = support.ServerProcess(
-            "signup-server", ["--host", "127.0.0.1", "--port", str(port), "--public", str(EXAMPLE / "Public")], port)
-    finally:
-        support.BIN_DIR = old
+    process = support.start_example("SignUp", "signup-server")
     yield process
     assert process.stop() == 0
 
