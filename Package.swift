@@ -89,6 +89,8 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "EventLoop", "NetworkTestSupport", "TLS", "COpenSSL", "ObjectSizeTestSupport"]),
         .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "RxSwift", "RxTest"]),
         .testTarget(name: "RxCocoaTests", dependencies: ["RxSwift", "RxRelay", "RxCocoa", "RxTest"]),
+        // RxExample-style files importing only RxSwift and RxCocoa, which must bring Foundation.
+        .testTarget(name: "RxExampleStyleTests", dependencies: ["RxSwift", "RxCocoa", "RxTest"]),
         .testTarget(name: "RxCompatibilityTests", dependencies: ["RxSwift", "RxRelay", "RxCocoa", "RxTest", "RxBlocking"]),
         .testTarget(name: "SessionsTests", dependencies: [
             "Sessions", "HTTPServer", "RxLiveForms", "ViewModels", "RxSwift", "RxCocoa", "RxTest", "ObjectSizeTestSupport",

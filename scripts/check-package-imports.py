@@ -19,7 +19,7 @@ of its own name.
 
 Usage: python3 scripts/check-package-imports.py [--package-path DIR] [--scratch-path DIR]
 Exit status 1 when a problem is found, 0 otherwise. scripts/test runs it on the root
-package, Fuzz/ and Examples/SignUp/.
+package, Fuzz/, Examples/SignUp/ and Examples/Calculator/.
 """
 import argparse
 import json

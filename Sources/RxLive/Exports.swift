@@ -5,3 +5,6 @@
 @_exported import struct HTTPServer.SecurityHeaders
 @_exported import struct HTTPServer.ContentSecurityPolicy
 @_exported import struct HTTPServer.TrustedProxies
+// swift-metrics, which `main()` bootstraps with the registry `/metrics` shows: an app's own
+// `Counter(label:)` and `Metrics.Timer(label:)` need no dependency of their own.
+@_exported import Metrics

@@ -52,9 +52,10 @@ public struct RxLiveApp: Sendable {
     /// Parses the command line and the environment, serves until SIGTERM or SIGINT, and exits:
     /// 0 after a drain, 2 with one line on standard error for a bad value or a port in use.
     ///
-    /// It bootstraps swift-metrics with `metricsRegistry`, so what the app records through
-    /// swift-metrics (`Counter(label:)`, `Timer(label:)`, …) is on `/metrics` beside the
-    /// sessions' counters; an app that serves with RxLive does not bootstrap its own.
+    /// It bootstraps swift-metrics (re-exported by `import RxLive`) with `metricsRegistry`, so
+    /// what the app records through it (`Counter(label:)`, `Metrics.Timer(label:)`, …) is on
+    /// `/metrics` beside the sessions' counters; an app that serves with RxLive does not
+    /// bootstrap its own, and makes its instruments after this call (in `viewModels`).
     public func main() -> Never {
         TerminationSignals.hold()
         RxLiveApp.running.withLock { $0 = self }

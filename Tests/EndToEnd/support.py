@@ -105,3 +105,21 @@ def start_rxlive(port=None, extra_args=(), env=None, public=None) -> ServerProce
         # Each server its own account store, never the repository's data/.
         args += ["--database", f"sqlite:{tempfile.mkdtemp(prefix='rxlive-db-')}/rxlive.sqlite"]
     return ServerProcess("rxlive", args, port, env=env)
+
+
+EXAMPLES_BIN_DIR = Path(os.environ.get("RXLIVE_EXAMPLES_BIN_DIR", REPO / ".build-examples" / "debug"))
+
+
+def start_example(package: str, server: str) -> ServerProcess:
+    """`server` of the package Examples/<package> (scripts/test builds it into
+    .build-examples) on a free port of 127.0.0.1, serving the package's Public/."""
+    global BIN_DIR
+    if not (EXAMPLES_BIN_DIR / server).exists():
+        raise FileNotFoundError(f"{EXAMPLES_BIN_DIR}/{server} is missing: scripts/test builds it")
+    port = free_port()
+    old, BIN_DIR = BIN_DIR, EXAMPLES_BIN_DIR
+    try:
+        public = REPO / "Examples" / package / "Public"
+        return ServerProcess(server, ["--host", "127.0.0.1", "--port", str(port), "--public", str(public)], port)
+    finally:
+        BIN_DIR = old

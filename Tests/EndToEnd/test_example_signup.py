@@ -2,8 +2,8 @@
 scripts/test and driven over a real socket. Its view model is declared outside this
 repository's own targets; its outputs are enums with messages (Codable) and booleans."""
 import json
-import os
-from pathlib import Path
+import shlex
+import subprocess
 
 import pytest
 
@@ -13,22 +13,12 @@ import support
 from raw_websocket import RawWebSocket
 from test_browser import assert_no_console_errors, browser, wait_until  # noqa: F401 (fixture)
 
-EXAMPLE = support.REPO / "Examples" / "SignUp"
-EXAMPLE_BIN = Path(os.environ.get("RXLIVE_EXAMPLES_BIN_DIR", support.REPO / ".build-examples" / "debug"))
+EXAMPLE_BIN = support.EXAMPLES_BIN_DIR
 
 
 @pytest.fixture
 def server():
-    if not (EXAMPLE_BIN / "signup-server").exists():
-        pytest.fail(f"{EXAMPLE_BIN}/signup-server is missing: scripts/test builds it")
-    port = support.free_port()
-    old = support.BIN_DIR
-    support.BIN_DIR = EXAMPLE_BIN
-    try:
-        process = support.ServerProcess(
-            "signup-server", ["--host", "127.0.0.1", "--port", str(port), "--public", str(EXAMPLE / "Public")], port)
-    finally:
-        support.BIN_DIR = old
+    process = support.start_example("SignUp", "signup-server")
     yield process
     assert process.stop() == 0
 
@@ -84,6 +74,62 @@ def test_a_full_sign_up_enables_the_button_and_signs_up_once(server):
         after += outputs(ws, 1)
     assert ("signUpEnabled", False) in after
     ws.close()
+
+
+def websocat_session(port, lines, seconds=1.0):
+    """What websocat prints for a session that sends `lines` and stays `seconds` more: the
+    messages after `ready`, as JSON, in order."""
+    script = "".join(f"{json.dumps(line)}\n" for line in lines)
+    command = f"printf '%s' {shlex.quote(script)}; sleep {seconds}"
+    shell = f"({command}) | {shlex.quote(str(support.tool('websocat')))} -t ws://127.0.0.1:{port}/ws/signup"
+    done = subprocess.run(["sh", "-c", shell], capture_output=True, text=True, timeout=30)
+    messages = [json.loads(line) for line in done.stdout.splitlines() if line]
+    assert messages and "ready" in messages[0], (done.stdout, done.stderr)
+    return messages[1:]
+
+
+FIRST_VALUES = [
+    {"output": "validatedUsername", "value": {"empty": {}}},
+    {"output": "validatedPassword", "value": {"empty": {}}},
+    {"output": "validatedRepeatedPassword", "value": {"empty": {}}},
+    {"output": "signUpEnabled", "value": False},
+    {"output": "checking", "value": False},
+]
+
+
+def by_output(messages):
+    return sorted(messages, key=lambda message: json.dumps(message, sort_keys=True))
+
+
+def test_a_websocat_session_that_sends_nothing_sees_the_first_values_validated(server):
+    """The fields start with "" (PROTOCOL.md, "First values"): every output comes at once."""
+    assert by_output(websocat_session(server.port, [])) == by_output(FIRST_VALUES)
+
+
+def test_re_sending_the_fields_after_ready_as_the_page_does_changes_nothing(server):
+    """A page (re)connecting re-sends its empty fields; it sees what websocat sees, no more."""
+    empty = [{"input": name, "value": ""} for name in ("username", "password", "repeatedPassword")]
+    assert by_output(websocat_session(server.port, empty)) == by_output(FIRST_VALUES)
+    # A filled field re-sent is one change, as if typed: only what depends on it follows.
+    after = websocat_session(server.port, [{"input": "password", "value": "secret1"}])
+    assert by_output(after) == by_output(FIRST_VALUES + [
+        {"output": "validatedPassword", "value": {"ok": {"message": "Password acceptable"}}},
+        {"output": "validatedRepeatedPassword", "value": {"empty": {}}},
+    ]), after
+
+
+def test_the_apps_own_counter_is_on_metrics_beside_rxlives(server):
+    """The example counts the accounts it makes with swift-metrics' Counter, through
+    `import RxLive` alone; /metrics shows it beside RxLive's own counters."""
+    def metrics():
+        status, body = support.http_get(server.port, "/metrics")
+        assert status == 200
+        return body.decode()
+    assert "signup_accounts_created_total 0" in metrics()
+    test_a_full_sign_up_enables_the_button_and_signs_up_once(server)
+    text = metrics()
+    assert "signup_accounts_created_total 1" in text, text
+    assert "rxlive_sessions_opened_total" in text or "rxlive_sessions_open" in text, text
 
 
 def test_chromium_fills_the_example_form(server, browser):

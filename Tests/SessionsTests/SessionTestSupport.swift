@@ -58,3 +58,12 @@ func servedWire(_ name: String, forms: FormsSettings = FormsSettings(), monitor:
     if name == "dashboard" { return .dashboard(monitor: monitor) }
     return FormsCatalog.viewModels(forms).first { $0.name == name }!
 }
+
+/// A session of `wire` on `transport`, opened (its `ready` is in `transport.sent`).
+func openedSession(_ wire: WireViewModel, on transport: FakeTransport) -> Session {
+    let endpoint = SessionEndpoint(wire: wire, configuration: SessionConfiguration(),
+                                   metrics: SessionMetrics(viewModels: [wire.name]), logger: .quiet)
+    let session = Session(endpoint: endpoint, transport: transport)
+    session.open()
+    return session
+}

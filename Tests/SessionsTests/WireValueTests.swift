@@ -83,10 +83,7 @@ final class WireValueTests: XCTestCase {
                 WireOutput("contact", \.contact), WireOutput("nickname", \.nickname),
                 WireOutput("address", \.address), WireOutput("tagCount", \.tagCount), WireOutput("ratio", \.ratio),
             ])
-        let endpoint = SessionEndpoint(wire: profile, configuration: SessionConfiguration(),
-                                       metrics: SessionMetrics(viewModels: ["profile"]), logger: .quiet)
-        session = Session(endpoint: endpoint, transport: transport)
-        session.open()
+        session = openedSession(profile, on: transport)
     }
 
     override func tearDown() {

@@ -1,3 +1,4 @@
+// Prometheus's Gauge and Counter by their module's name: RxLive re-exports swift-metrics', which has types of the same names.
 import Prometheus
 import RxSwift
 import Sessions
@@ -11,14 +12,14 @@ import Synchronization
 /// registry's instruments are brought up to date when `/metrics` is read.
 final class SessionMetricsExporter: Sendable {
     private let metrics: SessionMetrics
-    private let sessionsOpen: Gauge
+    private let sessionsOpen: Prometheus.Gauge
     private let sessionsTotal: [(viewModel: String, counter: ExportedCounter)]
     private let messagesReceived: ExportedCounter
     private let messagesSent: ExportedCounter
     private let errorsSent: ExportedCounter
-    private let rxResources: Gauge
-    private let loops: Gauge
-    private let loopSessionsOpen: [Gauge]
+    private let rxResources: Prometheus.Gauge
+    private let loops: Prometheus.Gauge
+    private let loopSessionsOpen: [Prometheus.Gauge]
     private let loopSessionsTotal: [ExportedCounter]
 
     /// Instruments in `registry` for `metrics`, whose view models and loops are all declared.
@@ -63,10 +64,10 @@ private func named(_ metricName: String, _ unit: String, _ help: String) -> Metr
 /// A Prometheus counter that follows a count kept elsewhere: each update adds what the
 /// count grew by since the last one (a counter only goes up).
 private final class ExportedCounter: Sendable {
-    private let counter: Counter
+    private let counter: Prometheus.Counter
     private let exported = Mutex<Int>(0)
 
-    init(_ counter: Counter) {
+    init(_ counter: Prometheus.Counter) {
         self.counter = counter
     }
 

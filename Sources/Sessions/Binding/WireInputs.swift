@@ -14,12 +14,15 @@ public final class WireInputs {
         let limit: RateLimit?
         /// A secret's values are never shown to a viewer of the session, only their length.
         var secret = false
+        /// A text input's initial value, if it declares one.
+        var initial: String? = nil
     }
 
     /// Where one input's events go.
     enum Feed {
         case text(PublishSubject<String>)
         case observedText(ObservedTextFeed)
+        case initialText(InitialTextFeed)
         case tap(PublishSubject<Void>)
         case value(WireValueFeed)
     }
@@ -58,7 +61,12 @@ public final class WireInputs {
     /// - Parameters:
     ///   - name: the input's name in messages.
     ///   - secret: a password, say: a viewer of the session sees each value's length only.
-    public func text(_ name: String, secret: Bool = false) -> Observable<String> {
+    ///   - initial: the value the view model sees when the session opens, before any message
+    ///     (as `rx.text.orEmpty` starts with the field's text); the input then passes on a
+    ///     client's value only when it differs from the last one (PROTOCOL.md, "First values").
+    ///     `nil`: nothing until the client sends a value, and every value passed on.
+    public func text(_ name: String, secret: Bool = false, initial: String? = nil) -> Observable<String> {
+        if let initial { return initialText(name, secret: secret, initial: initial, onValue: nil) }
         let subject = PublishSubject<String>()
         declare(Declaration(name: name, kind: .text, limit: nil, secret: secret), .text(subject))
         return subject.asObservable()
@@ -71,10 +79,19 @@ public final class WireInputs {
     /// - Parameters:
     ///   - name: the input's name in messages.
     ///   - secret: a password, say: a viewer of the session sees each value's length only.
+    ///   - initial: as for `text(_:secret:initial:)`; `onValue` gets it first, when the session opens.
     ///   - onValue: called with each value the input accepts.
-    public func text(_ name: String, secret: Bool = false, onValue: @escaping (String) -> Void) -> Observable<String> {
+    public func text(_ name: String, secret: Bool = false, initial: String? = nil,
+                     onValue: @escaping (String) -> Void) -> Observable<String> {
+        if let initial { return initialText(name, secret: secret, initial: initial, onValue: onValue) }
         let feed = ObservedTextFeed(onValue: onValue)
         declare(Declaration(name: name, kind: .text, limit: nil, secret: secret), .observedText(feed))
+        return feed.subject.asObservable()
+    }
+
+    private func initialText(_ name: String, secret: Bool, initial: String, onValue: ((String) -> Void)?) -> Observable<String> {
+        let feed = InitialTextFeed(initial: initial, onValue: onValue)
+        declare(Declaration(name: name, kind: .text, limit: nil, secret: secret, initial: initial), .initialText(feed))
         return feed.subject.asObservable()
     }
 
@@ -88,6 +105,24 @@ public final class WireInputs {
     ///   - secret: a viewer of the session sees each value's length only.
     public func value<Value: Decodable>(_ name: String, as type: Value.Type = Value.self, secret: Bool = false) -> Observable<Value> {
         let feed = TypedWireValueFeed<Value>()
+        declare(Declaration(name: name, kind: .value, limit: nil, secret: secret), .value(feed))
+        return feed.subject.asObservable()
+    }
+
+    /// A value input whose messages carry a `Wire` value (any `Decodable`), which `decode`
+    /// turns into the view model's `Value`: for an input of a type that is not `Decodable`
+    /// (a type of another module), or with rules of its own. A value that does not decode as
+    /// `Wire`, or that `decode` throws on, is refused with `bad_value` and the session goes on.
+    ///
+    ///     wire.value("plan", as: String.self) { name in try Plan(parsing: name) }
+    /// - Parameters:
+    ///   - name: the input's name in messages.
+    ///   - wire: the type each message's value decodes into (usually inferred from `decode`).
+    ///   - secret: a viewer of the session sees each value's length only.
+    ///   - decode: makes the view model's value; what it throws is described in the refusal.
+    public func value<Wire: Decodable, Value>(_ name: String, as wire: Wire.Type = Wire.self, secret: Bool = false,
+                                              decode: @escaping (Wire) throws -> Value) -> Observable<Value> {
+        let feed = MappedWireValueFeed<Wire, Value>(decode: decode)
         declare(Declaration(name: name, kind: .value, limit: nil, secret: secret), .value(feed))
         return feed.subject.asObservable()
     }

@@ -48,13 +48,33 @@ public struct WireOutput<Output> {
     @_disfavoredOverload
     public init<Stream: ObservableConvertibleType>(_ name: String, _ stream: KeyPath<Output, Stream>)
     where Stream.Element: Encodable {
+        self.init(name, stream, map: { $0 })
+    }
+
+    /// The output named `name`, each element of `stream` written as the `Encodable` value
+    /// `map` makes of it: how an element of a type that is not `Encodable` is sent (a type
+    /// of another module cannot be made `Encodable` outside its own file), or one whose wire
+    /// shape differs from its Swift shape.
+    ///
+    ///     WireOutput("validatedUsername", \.validatedUsername) { result in result.description }
+    public init<Stream: ObservableConvertibleType, Value: Encodable>(
+        _ name: String, _ stream: KeyPath<Output, Stream>, map: @escaping (Stream.Element) -> Value
+    ) {
         self.name = name
         let description = WireOutputDescription(name: name)
         self.description = description
         let read = Self.reader(stream)
         bind = { output, sink, _ in
-            read(output).asObservable().subscribeObject(anyObserver: EncodableWireOutputObserver(description, sink: sink).asObserver())
+            read(output).asObservable().subscribeObject(
+                anyObserver: EncodableWireOutputObserver(description, sink: sink, map: map).asObserver())
         }
+    }
+
+    /// An output whose element is not `Encodable` and has no `map`: refused at compile time
+    /// with a message that says what to do (without it, the error named an internal protocol).
+    @available(*, unavailable, message: "an output's element must be Encodable: make it Encodable, or pass map: { element in ... } returning an Encodable value")
+    public init<Stream: ObservableConvertibleType>(_ name: String, _ stream: KeyPath<Output, Stream>) {
+        fatalError("unavailable")
     }
 }
 
@@ -159,16 +179,19 @@ final class WireOutputObserver<Element: JSONValueEncodable>: ObserverType {
     }
 }
 
-/// Writes one output stream of `Encodable` elements as messages, with `JSONEncoder`, and
-/// records its marbles like `WireOutputObserver`. An element that cannot be encoded (a
-/// non-finite `Double`) fails the output: that is a bug of the view model, not the client's.
-private final class EncodableWireOutputObserver<Element: Encodable>: ObserverType {
+/// Writes one output stream as messages, each element mapped to an `Encodable` value and
+/// written with `JSONEncoder`, and records its marbles like `WireOutputObserver`. A value that
+/// cannot be encoded (a non-finite `Double`) fails the output: that is a bug of the view
+/// model, not the client's.
+private final class EncodableWireOutputObserver<Element, Value: Encodable>: ObserverType {
     private let description: WireOutputDescription
     private let sink: SessionOutputSink
+    private let map: (Element) -> Value
 
-    init(_ description: WireOutputDescription, sink: SessionOutputSink) {
+    init(_ description: WireOutputDescription, sink: SessionOutputSink, map: @escaping (Element) -> Value) {
         self.description = description
         self.sink = sink
+        self.map = map
     }
 
     func on(_ event: Event<Element>) {
@@ -176,7 +199,7 @@ private final class EncodableWireOutputObserver<Element: Encodable>: ObserverTyp
         case .next(let element):
             let json: String
             do {
-                json = try WireJSON.encode(element)
+                json = try WireJSON.encode(map(element))
             } catch {
                 sink.record(Marble(lane: description.name, kind: .error, label: "\(error)", timeMicroseconds: marbleClock()))
                 sink.failed(error)

@@ -17,13 +17,39 @@ final class TypedWireValueFeed<Value: Decodable>: WireValueFeed {
 
     override func feed(_ value: ClientMessage.Value, input name: String, accepted: () -> Void) -> ProtocolError? {
         let decoded: Value
-        do {
-            decoded = try WireJSON.decode(Value.self, from: value)
-        } catch {
-            return ProtocolError(.badValue, "\"\(name)\" expects \(WireJSON.typeName(Value.self)): \(WireJSON.describe(error))")
+        switch WireJSON.decodeInput(Value.self, from: value, input: name) {
+        case .success(let value): decoded = value
+        case .failure(let refusal): return refusal
         }
         accepted()
         subject.onNext(decoded)
+        return nil
+    }
+}
+
+/// The feed of an input whose messages carry a `Wire` value that the app's `decode` turns
+/// into the view model's `Value`; what `decode` throws is refused like JSON that does not decode.
+final class MappedWireValueFeed<Wire: Decodable, Value>: WireValueFeed {
+    let subject = PublishSubject<Value>()
+    private let decode: (Wire) throws -> Value
+
+    init(decode: @escaping (Wire) throws -> Value) {
+        self.decode = decode
+    }
+
+    override func feed(_ value: ClientMessage.Value, input name: String, accepted: () -> Void) -> ProtocolError? {
+        let mapped: Value
+        switch WireJSON.decodeInput(Wire.self, from: value, input: name) {
+        case .success(let wire):
+            do {
+                mapped = try decode(wire)
+            } catch {
+                return ProtocolError(.badValue, "\"\(name)\" refuses this value: \(String(describing: error).prefix(120))")
+            }
+        case .failure(let refusal): return refusal
+        }
+        accepted()
+        subject.onNext(mapped)
         return nil
     }
 }
@@ -42,6 +68,16 @@ enum WireJSON {
             return try decoder().decode(Value.self, from: Data(text.utf8))
         case .absent:
             throw DecodingError.valueNotFound(Value.self, .init(codingPath: [], debugDescription: "no value"))
+        }
+    }
+
+    /// `value` as the `Value` of input `name`, or the refusal naming the input and its type.
+    static func decodeInput<Value: Decodable>(_ type: Value.Type, from value: ClientMessage.Value, input name: String)
+        -> Result<Value, ProtocolError> {
+        do {
+            return .success(try decode(Value.self, from: value))
+        } catch {
+            return .failure(ProtocolError(.badValue, "\"\(name)\" expects \(typeName(Value.self)): \(describe(error))"))
         }
     }
 

@@ -40,6 +40,7 @@ struct SessionFeeds {
         switch feed {
         case .text(let subject): return subject
         case .observedText(let feed): return feed
+        case .initialText(let feed): return feed
         case .tap(let subject): return subject
         case .value(let feed): return feed
         }
@@ -64,10 +65,13 @@ struct SessionFeeds {
         switch payload {
         case .text(let value):
             accepted()
-            // A text input's object is its subject, or its `ObservedTextFeed` when declared with
-            // `onValue`: told apart by the class (one comparison of the object's type).
+            // A text input's object is its subject, its `ObservedTextFeed` when declared with
+            // `onValue`, or its `InitialTextFeed` with an initial value: told apart by the class
+            // (one comparison of the object's type for the first two).
             if type(of: object) == ObservedTextFeed.self {
                 unsafeDowncast(object, to: ObservedTextFeed.self).send(value)
+            } else if type(of: object) == InitialTextFeed.self {
+                unsafeDowncast(object, to: InitialTextFeed.self).send(value)
             } else {
                 assert(object is PublishSubject<String>, "input \(index) is not a text input")
                 unsafeDowncast(object, to: PublishSubject<String>.self).onNext(value)

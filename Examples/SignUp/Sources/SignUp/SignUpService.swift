@@ -10,13 +10,18 @@ public protocol SignUpService {
 }
 
 /// Accounts kept in memory, answering after a delay as a remote service would.
-public final class InMemorySignUpService: SignUpService, @unchecked Sendable {  // `users` is a Mutex; the scheduler is only read
-    private let scheduler: any SchedulerType
+///
+/// Sendable without `@unchecked` when its scheduler is (`MainScheduler`), so `main.swift` can
+/// make one at top level for every session (docs/GUIDE.md, "Swift 6"): every stored property
+/// is a `let` of a Sendable type, the mutable set inside a `Mutex`. Generic over the scheduler
+/// so that a test still passes its `TestScheduler`, which is not Sendable.
+public final class InMemorySignUpService<Scheduler: SchedulerType>: SignUpService {
+    private let scheduler: Scheduler
     private let latency: RxTimeInterval
     private let users: Mutex<Set<String>>
 
     /// A directory holding `users` (compared without case), answering after `latency` on `scheduler`.
-    public init(users: Set<String>, latency: RxTimeInterval, scheduler: any SchedulerType) {
+    public init(users: Set<String>, latency: RxTimeInterval, scheduler: Scheduler) {
         self.users = Mutex(Set(users.map { $0.lowercased() }))
         self.latency = latency
         self.scheduler = scheduler
@@ -32,3 +37,5 @@ public final class InMemorySignUpService: SignUpService, @unchecked Sendable {  
             .delay(latency, scheduler: scheduler)
     }
 }
+
+extension InMemorySignUpService: Sendable where Scheduler: Sendable {}

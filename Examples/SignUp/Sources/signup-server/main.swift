@@ -5,18 +5,23 @@ import SignUp
 
 // The sign-up form on the web: one declaration of the view model on the wire, served by
 // RxLive with everything `rxlive` has (TLS, deflate, loops, health, metrics, dashboard, drain).
-let service = InMemorySignUpService(users: ["admin", "ada"], latency: .milliseconds(300), scheduler: MainScheduler.instance)
+//
+// Swift 6: top-level code is the main actor's, and the view models are declared in a
+// @Sendable closure, so a service made here must be Sendable; this one is, without @unchecked.
+let directory = InMemorySignUpService(users: ["admin", "ada"], latency: .milliseconds(300), scheduler: MainScheduler.instance)
 
 RxLiveApp(name: "signup-server", abstract: "Serve the sign-up form (/ws/signup) and the profile form (/ws/profile).") { _ in
-    [
+    // Made here, once at start, after main() has bootstrapped swift-metrics: on /metrics.
+    let service = CountedSignUpService(base: directory, accountsCreated: Counter(label: "signup_accounts_created_total"))
+    return [
         WireViewModel(
             name: "signup",
             transform: { (input: SignUpViewModel.Input) in SignUpViewModel(input: input, service: service) },
             input: { wire in
                 SignUpViewModel.Input(
-                    username: wire.text("username").asDriver(onErrorJustReturn: ""),
-                    password: wire.text("password", secret: true).asDriver(onErrorJustReturn: ""),
-                    repeatedPassword: wire.text("repeatedPassword", secret: true).asDriver(onErrorJustReturn: ""),
+                    username: wire.text("username", initial: "").asDriver(onErrorJustReturn: ""),
+                    password: wire.text("password", secret: true, initial: "").asDriver(onErrorJustReturn: ""),
+                    repeatedPassword: wire.text("repeatedPassword", secret: true, initial: "").asDriver(onErrorJustReturn: ""),
                     signUpTaps: wire.tap("signUp").asSignal(onErrorSignalWith: .empty()))
             },
             outputs: [
@@ -45,3 +50,19 @@ RxLiveApp(name: "signup-server", abstract: "Serve the sign-up form (/ws/signup) 
             ]),
     ]
 }.main()
+
+/// The sign-up service, counting the accounts it makes (`signup_accounts_created_total`).
+struct CountedSignUpService: SignUpService, Sendable {
+    let base: InMemorySignUpService<MainScheduler>
+    let accountsCreated: Counter
+
+    func usernameAvailable(_ username: String) -> Single<Bool> {
+        base.usernameAvailable(username)
+    }
+
+    func signUp(_ username: String, password: String) -> Single<Bool> {
+        base.signUp(username, password: password).do(onSuccess: { [accountsCreated] created in
+            if created { accountsCreated.increment() }
+        })
+    }
+}
