@@ -76,12 +76,12 @@ def test_a_full_sign_up_enables_the_button_and_signs_up_once(server):
     ws.close()
 
 
-def websocat_session(port, lines, seconds=1.0):
-    """What websocat prints for a session that sends `lines` and stays `seconds` more: the
-    messages after `ready`, as JSON, in order."""
+def websocat_session(port, lines, seconds=1.0, path="/ws/signup"):
+    """What websocat prints for a session of `path` that sends `lines` and stays `seconds`
+    more: the messages after `ready`, as JSON, in order."""
     script = "".join(f"{json.dumps(line)}\n" for line in lines)
     command = f"printf '%s' {shlex.quote(script)}; sleep {seconds}"
-    shell = f"({command}) | {shlex.quote(str(support.tool('websocat')))} -t ws://127.0.0.1:{port}/ws/signup"
+    shell = f"({command}) | {shlex.quote(str(support.tool('websocat')))} -t ws://127.0.0.1:{port}{path}"
     done = subprocess.run(["sh", "-c", shell], capture_output=True, text=True, timeout=30)
     messages = [json.loads(line) for line in done.stdout.splitlines() if line]
     assert messages and "ready" in messages[0], (done.stdout, done.stderr)

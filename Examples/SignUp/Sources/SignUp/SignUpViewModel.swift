@@ -1,4 +1,3 @@
-import Foundation
 import RxCocoa
 import RxSwift
 
@@ -28,8 +27,6 @@ public final class SignUpViewModel {
     public let checking: Driver<Bool>
     public let signedUp: Signal<Bool>
 
-    public static let minimumPasswordLength = 6
-
     public init(input: Input, service: SignUpService) {
         let activity = ActivityIndicator()
         checking = activity.asDriver()
@@ -37,30 +34,18 @@ public final class SignUpViewModel {
         validatedUsername = input.username
             .distinctUntilChanged()
             .flatMapLatest { username -> Driver<ValidationResult> in
-                if username.isEmpty { return .just(.empty) }
-                if username.rangeOfCharacter(from: CharacterSet.alphanumerics.inverted) != nil {
-                    return .just(.failed(message: "Username can only contain letters and digits"))
-                }
+                if let known = SignUpValidation.usernameBeforeService(username) { return .just(known) }
                 return activity.trackActivity(service.usernameAvailable(username))
-                    .map { $0 ? .ok(message: "Username available") : .failed(message: "Username already taken") }
-                    .asDriver(onErrorJustReturn: .failed(message: "Error contacting server"))
+                    .map(SignUpValidation.availability)
+                    .asDriver(onErrorJustReturn: SignUpValidation.serviceUnreachable)
                     .startWith(.validating)
             }
 
-        validatedPassword = input.password.map { password in
-            if password.isEmpty { return .empty }
-            return password.count >= Self.minimumPasswordLength
-                ? .ok(message: "Password acceptable")
-                : .failed(message: "Password must be at least \(Self.minimumPasswordLength) characters")
-        }
-
-        validatedRepeatedPassword = Driver.combineLatest(input.password, input.repeatedPassword) { password, repeated in
-            if repeated.isEmpty { return .empty }
-            return repeated == password ? .ok(message: "Password repeated") : .failed(message: "Passwords differ")
-        }
-
+        validatedPassword = input.password.map(SignUpValidation.password)
+        validatedRepeatedPassword = Driver.combineLatest(input.password, input.repeatedPassword,
+                                                         resultSelector: SignUpValidation.repeatedPassword)
         signUpEnabled = Driver.combineLatest(validatedUsername, validatedPassword, validatedRepeatedPassword, checking) {
-            $0.isValid && $1.isValid && $2.isValid && !$3
+            SignUpValidation.canSignUp($0, $1, $2, checking: $3)
         }
         .distinctUntilChanged()
 

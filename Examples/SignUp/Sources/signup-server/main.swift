@@ -10,7 +10,7 @@ import SignUp
 // @Sendable closure, so a service made here must be Sendable; this one is, without @unchecked.
 let directory = InMemorySignUpService(users: ["admin", "ada"], latency: .milliseconds(300), scheduler: MainScheduler.instance)
 
-RxLiveApp(name: "signup-server", abstract: "Serve the sign-up form (/ws/signup) and the profile form (/ws/profile).") { _ in
+RxLiveApp(name: "signup-server", abstract: "Serve the sign-up form (/ws/signup, and /ws/signup-observable with plain Observables) and the profile form (/ws/profile).") { _ in
     // Made here, once at start, after main() has bootstrapped swift-metrics: on /metrics.
     let service = CountedSignUpService(base: directory, accountsCreated: Counter(label: "signup_accounts_created_total"))
     return [
@@ -31,6 +31,22 @@ RxLiveApp(name: "signup-server", abstract: "Serve the sign-up form (/ws/signup) 
                 WireOutput("signUpEnabled", \.signUpEnabled),
                 WireOutput("checking", \.checking),
                 WireOutput("signedUp", \.signedUp),
+            ]),
+        // The same form with plain Observables (no Drivers): the wire's inputs are Observables already.
+        WireViewModel(
+            name: "signup-observable",
+            transform: { (input: ObservableSignUpViewModel.Input) in
+                ObservableSignUpViewModel(input: input, service: service, scheduler: MainScheduler.instance)
+            },
+            input: { wire in
+                ObservableSignUpViewModel.Input(
+                    username: wire.text("username", initial: ""), password: wire.text("password", secret: true, initial: ""),
+                    repeatedPassword: wire.text("repeatedPassword", secret: true, initial: ""), signUpTaps: wire.tap("signUp"))
+            },
+            outputs: [
+                WireOutput("validatedUsername", \.validatedUsername), WireOutput("validatedPassword", \.validatedPassword),
+                WireOutput("validatedRepeatedPassword", \.validatedRepeatedPassword), WireOutput("signUpEnabled", \.signUpEnabled),
+                WireOutput("checking", \.checking), WireOutput("signedUp", \.signedUp),
             ]),
         // The profile form: inputs of any Codable type, decoded from the message's JSON value.
         WireViewModel(
