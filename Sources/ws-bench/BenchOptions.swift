@@ -1,7 +1,7 @@
 /// The command line: `ws-bench <mode> --port P [--connections N] [--seconds S] ...`.
 struct BenchOptions {
     enum Mode: String, CaseIterable {
-        case echo, sum, idle, codec
+        case echo, sum, idle, hold, codec
         case loginChurn = "login-churn"
     }
 
@@ -28,6 +28,12 @@ struct BenchOptions {
     var tlsAuthority: String?
     /// Offer permessage-deflate in every handshake (the server's messages may come compressed).
     var deflate = false
+    /// hold: number changes a second over all sessions once `go` appears.
+    var rate = 0.0
+    /// hold: the folder whose `go` and `close` files start the sending and the close.
+    var control: String?
+    /// hold: where each reply's latency (microseconds, one a line) is written.
+    var latencyFile: String?
 
     static let usage = """
     usage: ws-bench <mode> --port P [options]
@@ -38,6 +44,9 @@ struct BenchOptions {
                    one number1 change in flight per session; sum replies/s, p50, p99
       idle         --sessions 10000 [--server-pid PID] [--no-ready] [--path /ws/sum] [--hold 1]
                    opens idle sessions, waits for every ready; server RSS per session
+      hold         --sessions N --control DIR [--rate R --seconds S] [--latency-file PATH] [--timeout 3600]
+                   opens and holds N sum sessions; on DIR/go sends R changes/s to random sessions for S s;
+                   on DIR/close closes them (one client of scripts/bench-million.sh)
       login-churn  --connections 64 --seconds 5 [--path /ws/login] [--accounts N]
                    open, log in, wait for loginResult, close; sessions/s
                    (as user bench, password secret; with --accounts, users bench0 … benchN-1)
@@ -81,6 +90,9 @@ struct BenchOptions {
             case "--tls-ca": options.tlsAuthority = try value(name)
             case "--accounts": options.accounts = try number(name, Int.self, min: 0)
             case "--deflate": options.deflate = true
+            case "--rate": options.rate = try number(name, Double.self, min: 0)
+            case "--control": options.control = try value(name)
+            case "--latency-file": options.latencyFile = try value(name)
             case "--help", "-h": throw BenchError.usage("")
             default: throw BenchError.usage("unknown option \(name)")
             }
@@ -92,7 +104,8 @@ struct BenchOptions {
         }
         options.host = "127.0.0.1"
         options.connections = min(options.connections, 10_000)
-        options.sessions = min(options.sessions, 100_000)
+        // A hold client takes as many as its file limit allows (it checks); the others stay small.
+        if mode != .hold { options.sessions = min(options.sessions, 100_000) }
         return options
     }
 }

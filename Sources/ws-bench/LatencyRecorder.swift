@@ -1,3 +1,5 @@
+import Glibc
+
 /// Collects latency samples (nanoseconds) and reports percentiles.
 struct LatencyRecorder {
     private var samples: [UInt64] = []
@@ -18,6 +20,13 @@ struct LatencyRecorder {
         samples.sort()
         let rank = min(samples.count - 1, max(0, Int((Double(samples.count) * fraction).rounded(.up)) - 1))
         return Double(samples[rank]) / 1000
+    }
+
+    /// Writes every sample in whole microseconds, one a line.
+    func write(toFile path: String) {
+        guard let file = fopen(path, "w") else { return }
+        defer { fclose(file) }
+        for sample in samples { fputs("\(sample / 1000)\n", file) }
     }
 
     /// "p50 123.4 µs, p99 456.7 µs" or "no samples".

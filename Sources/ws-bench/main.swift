@@ -24,6 +24,7 @@ func runBench(_ arguments: [String]) -> Int32 {
         case .echo: run = try EchoMode(options: options, loop: loop)
         case .sum: run = try SumMode(options: options, loop: loop)
         case .idle: run = try IdleMode(options: options, loop: loop)
+        case .hold: run = try HoldMode(options: options, loop: loop)
         case .loginChurn: run = try LoginChurnMode(options: options, loop: loop)
         case .codec: return 0
         }

@@ -1,0 +1,27 @@
+"""scripts/bench-million.py at a small scale: two servers (one process may hold only part of
+the sessions) and two `ws-bench hold` clients open the sessions, send changes to random
+ones, check every sum and close them all; the one line it prints has every field."""
+import re
+import subprocess
+import sys
+
+from support import REPO, binary
+
+
+def test_a_small_million_run_prints_its_line_with_every_session_right(tmp_path):
+    done = subprocess.run(
+        [sys.executable, str(REPO / "scripts/bench-million.py"), "--bin", str(binary("rxlive").parent),
+         "--out", str(tmp_path), "--keep-sysctls", "--sessions", "2000", "--per-process", "1200",
+         "--rate", "400", "--seconds", "2", "--quiet-window", "1"],
+        capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    line = re.search(r"^million: sessions=(\d+) processes=(\d+) open_s=\S+ bytes_per_session=\d+ total_rss_mb=\d+ "
+                     r"p99_ms=\S+ wrong=(\d+) errors=(\d+) ping_cpu_pct=\S+ resources_after=(-?\d+)$", done.stdout, re.M)
+    assert line, done.stdout
+    sessions, processes, wrong, errors, resources_after = map(int, line.groups())
+    assert (sessions, processes) == (2000, 2)
+    assert (wrong, errors, resources_after) == (0, 0, 0)
+    sent = re.search(r"(\d+) changes sent over 2 s \(\d+/s\), (\d+) right sums", done.stdout)
+    assert sent and int(sent.group(1)) > 0 and sent.group(1) == sent.group(2), done.stdout
+    assert (tmp_path / "rss.svg").read_text().startswith("<svg")
+    assert "messages" in (tmp_path / "rss.csv").read_text()
