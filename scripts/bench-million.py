@@ -116,7 +116,9 @@ class Server:
 class Client:
     def __init__(self, binary, out, index, port, sessions, rate, seconds):
         self.control = out / f"control-{index}"
-        self.control.mkdir()
+        self.control.mkdir(exist_ok=True)
+        for name in ("go", "close"):
+            (self.control / name).unlink(missing_ok=True)
         self.latencies = out / f"latency-{index}.txt"
         self.lines = []
         self.proc = subprocess.Popen(
@@ -155,7 +157,7 @@ def wait_all(clients, prefix, timeout, what, progress=None):
                 last_count, last_growth = count, time.monotonic()
             elif time.monotonic() - last_growth > 60:
                 raise RuntimeError(f"stalled at {count} for a minute before {what}; {kernel_refusal()}")
-        time.sleep(0.2)
+        pause(0.2)
     raise RuntimeError(f"not every client reached {what} in {timeout} s")
 
 
@@ -171,19 +173,32 @@ def kernel_refusal():
             f"the open-file limit ({resource.getrlimit(resource.RLIMIT_NOFILE)[1]})")
 
 
-class RssSampler(threading.Thread):
-    """The servers' total RSS once a second, with the phase it was in."""
+class RssSampler:
+    """The servers' total RSS about once a second, with the phase it was in. Sampled from the
+    main thread as it waits (`pause`): a sampling thread went unscheduled for minutes while a
+    million connections opened."""
 
     def __init__(self, servers):
-        super().__init__(daemon=True)
-        self.servers, self.samples, self.phase, self.began = servers, [], "start", time.monotonic()
-        self.stopping = threading.Event()
+        self.servers, self.samples, self.phase, self.began, self.due = servers, [], "start", time.monotonic(), 0.0
 
-    def run(self):
-        while not self.stopping.is_set():
+    def sample_if_due(self):
+        now = time.monotonic() - self.began
+        if now >= self.due:
             total = sum(rss_kib(server.proc.pid) for server in self.servers)
-            self.samples.append((time.monotonic() - self.began, total / 1024, self.phase))
-            self.stopping.wait(1)
+            self.samples.append((now, total / 1024, self.phase))
+            self.due = now + 1
+
+
+SAMPLER = None
+
+
+def pause(seconds):
+    """Sleeps `seconds`, sampling RSS when a sample is due."""
+    end = time.monotonic() + seconds
+    while (left := end - time.monotonic()) > 0:
+        if SAMPLER:
+            SAMPLER.sample_if_due()
+        time.sleep(min(0.2, left))
 
 
 def write_plot(samples, out):
@@ -230,6 +245,7 @@ def main():
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    global SAMPLER
     servers, clients, sampler, restore = [], [], None, {}
     result = 1
     try:
@@ -249,8 +265,7 @@ def main():
         time.sleep(1)
         rss_start = {server.port: rss_kib(server.proc.pid) for server in servers}
         resources_start = {server.port: metric(server.port, "rxlive_rx_resources") for server in servers}
-        sampler = RssSampler(servers)
-        sampler.start()
+        sampler = SAMPLER = RssSampler(servers)
 
         sampler.phase = "open"
         shares = [args.sessions // processes + (1 if index < args.sessions % processes else 0) for index in range(processes)]
@@ -269,14 +284,14 @@ def main():
         for line in ready_lines:
             if "failed 0" not in line:
                 print(f"million: {line}")
-        time.sleep(2)
+        pause(2)
         rss_open = {server.port: rss_kib(server.proc.pid) for server in servers}
         total_rss_mb = sum(rss_open.values()) / 1024
         bytes_per_session = sum(rss_open[port] - rss_start[port] for port in rss_open) * 1024 / max(opened, 1)
 
         sampler.phase = "pings"
         cpu_before = sum(cpu_seconds(server.proc.pid) for server in servers)
-        time.sleep(args.quiet_window)
+        pause(args.quiet_window)
         ping_cpu_pct = 100 * (sum(cpu_seconds(server.proc.pid) for server in servers) - cpu_before) / args.quiet_window
 
         sampler.phase = "messages"
@@ -291,14 +306,15 @@ def main():
         sampler.phase = "close"
         for client in clients:
             client.signal("close")
-        for client in clients:
-            client.proc.wait(timeout=300)
-        time.sleep(3)
+        deadline = time.monotonic() + 300
+        while any(client.proc.poll() is None for client in clients) and time.monotonic() < deadline:
+            pause(0.2)
+        pause(3)
         resources_after = sum((metric(server.port, "rxlive_rx_resources") or 0) - (resources_start[server.port] or 0)
                               for server in servers)
         rss_after = {server.port: rss_kib(server.proc.pid) for server in servers}
         sampler.phase = "closed"
-        time.sleep(2)
+        pause(2)
         grown = [port for port in rss_after if rss_after[port] > rss_start[port] * 1.1]
 
         print(f"million: {counts['sent']} changes sent over {args.seconds:.0f} s "
@@ -313,9 +329,7 @@ def main():
     except RuntimeError as error:
         print(f"million: {error}")
     finally:
-        if sampler and sampler.ident:
-            sampler.stopping.set()
-            sampler.join()
+        if sampler:
             write_plot(sampler.samples, args.out)
             print(f"million: RSS over time in {args.out}/rss.csv and rss.svg")
         for process in [client.proc for client in clients] + [server.proc for server in servers]:

@@ -26,8 +26,9 @@ final class HoldMode: BenchRun {
     private var errors = 0
     private var latency = LatencyRecorder()
     private var random = FastRandom(seed: 0x5EED)
-    /// Changes owed by the pacing timer (a fraction carries over).
+    /// Changes owed by the pacing timer (a fraction carries over), and when it last ran.
     private var owed = 0.0
+    private var pacedAt: UInt64 = 0
 
     override func begin() {
         let fileLimit = ProcessResources.raiseFileLimit()
@@ -107,16 +108,19 @@ final class HoldMode: BenchRun {
 
     private func startSending() {
         step = .sending
-        let sendingUntil = loop.now + UInt64(options.seconds * 1e9)
-        pace(until: sendingUntil)
+        pacedAt = loop.now
+        pace(until: pacedAt + UInt64(options.seconds * 1e9))
     }
 
-    /// Every 10 ms, the changes the rate owes for it, each to a random idle session.
+    /// Every 10 ms, the changes the rate owes for the time since the last turn (a timer late
+    /// on a busy machine sends more, not fewer), each to a random idle session.
     private func pace(until deadline: UInt64) {
         loop.schedule(after: 0.01) { [unowned self] in
             guard !ending else { return }
-            guard loop.now < deadline else { return finishSending() }
-            owed += options.rate / 100
+            let now = loop.now
+            guard now < deadline else { return finishSending() }
+            owed += options.rate * Double(now - pacedAt) / 1e9
+            pacedAt = now
             while owed >= 1 && !ready.isEmpty {
                 owed -= 1
                 let connection = ready[Int(random.next() % UInt64(ready.count))]
