@@ -4,19 +4,23 @@
 # RxSwift checked out from RXSWIFT_GIT (a clone or mirror of github.com/ReactiveX/RxSwift) at
 # RXSWIFT_REF; the two binaries then take turns, row by row, so load on the machine lands on both.
 # Usage (from the repository's root):
-#   RXSWIFT_GIT=/path/to/RxSwift.git scripts/rx/bench-rxswift.sh [--runs N] [--only SUBSTRING]
+#   RXSWIFT_GIT=/path/to/RxSwift.git scripts/rx/bench-rxswift.sh [--runs N] [--rounds K] [--only SUBSTRING]
+# Each row takes the best of K processes of each binary (default 3), each the best of N runs:
+# on this machine a process's times move by a fifth with its memory layout, not only with load.
 set -euo pipefail
 repo=$(pwd)
 work=${RXSWIFT_BENCH_DIR:-/tmp/rxswift-bench}
 source_git=${RXSWIFT_GIT:-https://github.com/ReactiveX/RxSwift.git}
 ref=${RXSWIFT_REF:-HEAD}
 runs=3
+rounds=3
 only=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --runs) runs="$2"; shift 2 ;;
+        --rounds) rounds="$2"; shift 2 ;;
         --only) only="$2"; shift 2 ;;
-        *) echo "usage: scripts/rx/bench-rxswift.sh [--runs N] [--only SUBSTRING]" >&2; exit 2 ;;
+        *) echo "usage: scripts/rx/bench-rxswift.sh [--runs N] [--rounds K] [--only SUBSTRING]" >&2; exit 2 ;;
     esac
 done
 [ -f Sources/rx-bench/main.swift ] || { echo "run from the repository's root" >&2; exit 2; }
@@ -60,12 +64,19 @@ figures() {
     "$@" --runs "$runs" --only "$name" | awk -v name="$name" 'index($0, name) == 1 { split(substr($0, 43), f, " "); print f[1], f[2] }'
 }
 
-echo "RxSwift $(git -C "$work/RxSwift" rev-parse --short HEAD), best of $runs runs each; plain closures from our run"
+# The smaller of two figures ("nan" or empty counts as none).
+least() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || a == "nan" || (b != "" && b + 0 < a + 0)) print b; else print a }'; }
+
+echo "RxSwift $(git -C "$work/RxSwift" rev-parse --short HEAD), best of $rounds processes x $runs runs each; plain closures from our runs"
 printf '%-42s %10s %10s %9s %10s %9s\n' workload "ours ms" "RxSwift ms" "RxSwift÷" "plain ms" "÷plain"
 "$ours" --list | while IFS= read -r name; do
     if [ -n "$only" ] && [[ "$name" != *"$only"* ]]; then continue; fi
-    read -r plain rx < <(figures "$name" "$ours")
-    read -r _ upstream < <(figures "$name" "$theirs" --rx-only)
+    plain=""; rx=""; upstream=""
+    for _ in $(seq "$rounds"); do
+        read -r p r < <(figures "$name" "$ours")
+        read -r _ u < <(figures "$name" "$theirs" --rx-only)
+        plain=$(least "$plain" "$p"); rx=$(least "$rx" "$r"); upstream=$(least "$upstream" "$u")
+    done
     awk -v n="$name" -v p="$plain" -v r="$rx" -v u="$upstream" \
         'BEGIN { printf "%-42s %10.2f %10.2f %8.1fx %10.2f %8.2fx\n", n, r, u, u / r, p, r / p }'
 done
