@@ -27,7 +27,7 @@ let package = Package(
     targets: [
         // Part 1: the Rx library, its relays, test kit and blocking helpers.
         .target(name: "RxSwift", dependencies: ["CRxResources"]),
-        // Rx's live-resource count kept per thread (C: Swift has no thread-local storage).
+        // Rx's per-thread state: the live-resource count and the trampoline's flag (C: Swift has no thread-local storage).
         // DWARF 4: valgrind (callgrind in scripts/) cannot read a second DWARF 5 C unit.
         .target(name: "CRxResources", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
         .target(name: "RxRelay", dependencies: ["RxSwift"]),

@@ -148,6 +148,11 @@ final class SinkDisposer: Cancelable {
 
     @inlinable
     func dispose() {
+        // Already disposed, as when a sink the disposer is disposing disposes it back: a load
+        // instead of a read-modify-write (atomic, a bus lock) once per operator.
+        if state.load(ordering: .acquiring) & Self.disposedFlag != 0 {
+            return
+        }
         let previous = state.bitwiseOr(Self.disposedFlag, ordering: .acquiringAndReleasing).oldValue
         if previous & Self.disposedFlag != 0 {
             return

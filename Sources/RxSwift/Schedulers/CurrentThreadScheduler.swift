@@ -1,3 +1,4 @@
+import CRxResources
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -15,8 +16,7 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType, Sendable {
 
     /// `true` when no trampoline runs on this thread, so scheduling would run the work now.
     public static var isScheduleRequired: Bool {
-        guard let pointer = pthread_getspecific(trampolineKey) else { return true }
-        return !Unmanaged<Trampoline>.fromOpaque(pointer).takeUnretainedValue().isRunning
+        rx_trampoline_is_running() == 0
     }
 
     private static func currentTrampoline() -> Trampoline {
@@ -34,24 +34,24 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType, Sendable {
     /// - returns: A disposable that cancels queued work.
     public func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
         let trampoline = Self.currentTrampoline()
-        if trampoline.isRunning {
+        if rx_trampoline_is_running() != 0 {
             let item = ScheduledItem(action: action, state: state)
             trampoline.queue.append(item)
             return item
         }
-        trampoline.isRunning = true
-        defer { trampoline.isRunning = false }
+        rx_trampoline_set_running(1)
+        defer { rx_trampoline_set_running(0) }
         let disposable = action(state)
         trampoline.drain()
         return disposable
     }
 }
 
-/// One thread's trampoline state (thread-confined: reached only through a pthread key).
+/// One thread's trampoline queue (thread-confined: reached only through a pthread key); whether
+/// it runs is the C thread-local `rx_trampoline_running`, which every subscription reads.
 // @exclusivity(unchecked): only the owning thread touches the fields (the pthread key), and
 // the dynamic checks cost more than the rest of a subscription's trampoline visit.
 private final class Trampoline {
-    @exclusivity(unchecked) var isRunning = false
     @exclusivity(unchecked) var queue: [InvocableType] = []
     @exclusivity(unchecked) var head = 0
 

@@ -50,18 +50,15 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
         trackBegin()
         defer { trackEnd() }
         #endif
-        var first: AnyObject?
-        var rest: ContiguousArray<AnyObject>?
         switch event {
         case .next:
-            lock.performLocked {
-                if !disposed && !stopped {
-                    first = observers.first
-                    if let others = observers.rest, !others.isEmpty {
-                        rest = others
-                    }
-                }
+            // The snapshot comes back from the locked closure as a value (not through captured
+            // variables), so `dispatch` can reach the observers without retaining them again.
+            let snapshot: SubjectObserverList = lock.performLocked {
+                if disposed || stopped { return SubjectObserverList() }
+                return observers
             }
+            dispatch(first: snapshot.first, rest: snapshot.rest, event)
         case .error, .completed:
             let taken: SubjectObserverList = lock.performLocked {
                 if disposed || stopped { return SubjectObserverList() }
@@ -73,10 +70,8 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
                 return taken
             }
             taken.detachAll()
-            first = taken.first
-            rest = taken.rest
+            dispatch(first: taken.first, rest: taken.rest, event)
         }
-        dispatch(first: first, rest: rest, event)
     }
 
     #if DEBUG

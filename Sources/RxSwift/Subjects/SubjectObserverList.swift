@@ -6,13 +6,16 @@ import Darwin
 
 /// The observers of a subject, stored as `AnyObject` so that the subject's generic class
 /// needs no type metadata to copy or destroy them (generic containers of generic types cost
-/// a metadata look-up each time unspecialised code touches them). The first observer lives
-/// inline and the array exists only once a second observer came, so an empty or
-/// one-observer list costs no array and no reference counting of the empty one.
+/// a metadata look-up each time unspecialised code touches them). A lone observer lives
+/// inline in `first`, so an empty or one-observer list costs no array; from the second one
+/// on, all of them live in `rest` (and `first` is nil), so that a snapshot for sending an
+/// event retains one object whatever the count.
 @usableFromInline
 struct SubjectObserverList {
+    /// The observer while the list has never held two at once; nil from then on.
     @usableFromInline
     var first: AnyObject?
+    /// Every observer, in subscription order, once two were subscribed at the same time.
     @usableFromInline
     var rest: ContiguousArray<AnyObject>?
 
@@ -28,12 +31,13 @@ struct SubjectObserverList {
     /// Appends `observer` (insertion order is delivery order).
     @inlinable
     mutating func insert(_ observer: AnyObject) {
-        if first == nil && (rest?.isEmpty ?? true) {
-            first = observer
-        } else if rest == nil {
-            rest = [observer]
-        } else {
+        if rest != nil {
             rest!.append(observer)
+        } else if let lone = first {
+            first = nil
+            rest = [lone, observer]
+        } else {
+            first = observer
         }
     }
 
@@ -177,14 +181,36 @@ protocol SubjectSubscriptionOwner: AnyObject {
 }
 
 /// Sends `event` to every subscription of a snapshot of a list.
+///
+/// The caller's snapshot (`first` and the `rest` array) keeps each subscription alive, and a
+/// subscription keeps its `let` handler alive, so each observer is reached through unretained
+/// references: no reference-count operation per observer (they are atomic, and were most of a
+/// subject's cost per event).
 @inlinable
 func dispatch<Element>(first: AnyObject?, rest: ContiguousArray<AnyObject>?, _ event: Event<Element>) {
-    if let first {
-        unsafeDowncast(first, to: SubjectSubscription<Element>.self).handler(event)
-    }
-    if let rest {
-        for observer in rest {
-            unsafeDowncast(observer, to: SubjectSubscription<Element>.self).handler(event)
+    // Read through memory like the array's elements (from a value, the optimiser retains it).
+    withUnsafePointer(to: first) { pointer in
+        pointer.withMemoryRebound(to: Unmanaged<AnyObject>?.self, capacity: 1) { unretained in
+            if let first = unretained.pointee {
+                deliver(event, to: first)
+            }
         }
+    }
+    guard let rest else { return }
+    rest.withUnsafeBufferPointer { observers in
+        // An `AnyObject` element is one strong reference, laid out as `Unmanaged<AnyObject>`.
+        observers.withMemoryRebound(to: Unmanaged<AnyObject>.self) { unretained in
+            for observer in unretained {
+                deliver(event, to: observer)
+            }
+        }
+    }
+}
+
+/// Calls the handler of a subscription the caller keeps alive.
+@inlinable
+func deliver<Element>(_ event: Event<Element>, to observer: Unmanaged<AnyObject>) {
+    observer._withUnsafeGuaranteedRef { subscription in
+        unsafeDowncast(subscription, to: SubjectSubscription<Element>.self).handler(event)
     }
 }
