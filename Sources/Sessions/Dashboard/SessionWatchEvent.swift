@@ -63,9 +63,14 @@ struct Marble: Sendable, Equatable {
     var timeMicroseconds: UInt64
     /// Events of the session left out just before this one (a viewer gets a bounded rate of marbles).
     var skippedBefore: Int
+    /// For an input's `next`, the value as the message's JSON carried it (a text input's as a
+    /// JSON string), for a recording (`SessionRecording`); nil for taps and secrets.
+    var json: String?
 
     /// A marble.
-    init(lane: String, kind: Kind, label: String? = nil, length: Int? = nil, timeMicroseconds: UInt64, skippedBefore: Int = 0) {
+    init(lane: String, kind: Kind, label: String? = nil, length: Int? = nil, timeMicroseconds: UInt64, skippedBefore: Int = 0,
+         json: String? = nil) {
+        self.json = json
         self.lane = lane
         self.kind = kind
         self.label = label

@@ -1,0 +1,47 @@
+/// The lines of a session's recording (docs/RECORDING.md): JSON lines, a header first, then
+/// one line per event, each with `t`, microseconds since the session opened. A line's raw JSON
+/// value (`value`, `error`) is always its last field, so a reader takes it as the text it was.
+enum RecordingLine {
+    /// The format's version, in the header's `rxliveRecording`.
+    static let version = 1
+    /// How a recording's file name ends.
+    static let fileExtension = ".rxlive.jsonl"
+
+    /// The first line: the format, the view model and its declaration as the session saw it.
+    static func header(viewModel: String, session: String, started: String, inputs: [WireInputs.Declaration],
+                       outputs: [String]) -> String {
+        var line = "{\"rxliveRecording\":\(version),\"viewModel\":"
+        line.appendJSONString(viewModel)
+        line += ",\"session\":"
+        line.appendJSONString(session)
+        line += ",\"started\":"
+        line.appendJSONString(started)
+        line += ",\"inputs\":["
+        for (index, input) in inputs.enumerated() {
+            if index > 0 { line += "," }
+            line += "{\"name\":"
+            line.appendJSONString(input.name)
+            line += ",\"kind\":\"\(input.kind.rawValue)\"\(input.secret ? ",\"secret\":true" : "")}"
+        }
+        line += "],\"outputs\":["
+        for (index, output) in outputs.enumerated() {
+            if index > 0 { line += "," }
+            line.appendJSONString(output)
+        }
+        return line + "]}\n"
+    }
+
+    /// An event line: `{"t":…,"<key>":"<name>"` and then `fields`, each `,"name":value`.
+    static func event(_ time: UInt64, _ key: String, _ name: String, _ fields: String = "") -> String {
+        var line = "{\"t\":\(time),\"\(key)\":"
+        line.appendJSONString(name)
+        return line + fields + "}\n"
+    }
+
+    /// `,"<key>":"<text>"`: a string field.
+    static func string(_ key: String, _ text: String) -> String {
+        var field = ",\"\(key)\":"
+        field.appendJSONString(text)
+        return field
+    }
+}
