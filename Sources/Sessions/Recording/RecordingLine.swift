@@ -33,9 +33,19 @@ enum RecordingLine {
 
     /// An event line: `{"t":…,"<key>":"<name>"` and then `fields`, each `,"name":value`.
     static func event(_ time: UInt64, _ key: String, _ name: String, _ fields: String = "") -> String {
-        var line = "{\"t\":\(time),\"\(key)\":"
-        line.appendJSONString(name)
+        var line = ""
+        begin(&line, time, key, name)
         return line + fields + "}\n"
+    }
+
+    /// Appends the start of an event line, `{"t":…,"<key>":"<name>"`, to `line`.
+    static func begin(_ line: inout String, _ time: UInt64, _ key: String, _ name: String) {
+        line += "{\"t\":"
+        line += time.description
+        line += ",\""
+        line += key
+        line += "\":"
+        line.appendJSONString(name)
     }
 
     /// `,"<key>":"<text>"`: a string field.

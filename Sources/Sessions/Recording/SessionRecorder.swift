@@ -47,9 +47,9 @@ public final class SessionRecorder: Sendable {
         let wire = session.endpoint.wire
         let header = RecordingLine.header(viewModel: wire.name, session: session.id, started: Date().formatted(.iso8601),
                                           inputs: wire.inputDeclarations, outputs: wire.outputNames)
-        let recording = SessionRecording(path: path, descriptor: descriptor, header: header, lanes: wire.lanes,
+        let recording = SessionRecording(path: path, descriptor: descriptor, header: header,
                                          maxBytes: maxBytes, recorder: self)
-        recording.observe(session.trace)
+        session.startTrace(recordingTo: recording)
         return recording
     }
 

@@ -5,7 +5,7 @@ import Synchronization
 /// One session's recording: its file, written from the session's trace (the marbles a
 /// dashboard viewer sees, inputs with their values as JSON) and from its service calls
 /// (`WireClient.answers`). Lines are buffered and written 16 KiB at a time and at the end.
-final class SessionRecording: ServiceAnswering, @unchecked Sendable {  // mutable state is in `state`, a mutex
+final class SessionRecording: TapRecorder<Marble>, ServiceAnswering, @unchecked Sendable {  // mutable state is in `state`, a mutex
     private struct State {
         var buffer = ""
         var written = 0
@@ -19,43 +19,45 @@ final class SessionRecording: ServiceAnswering, @unchecked Sendable {  // mutabl
     private let state: Mutex<State>
     /// When the session opened, on the marbles' clock.
     private let start = marbleClock()
-    private let inputLanes: Set<String>
     private let maxBytes: Int
     private let recorder: SessionRecorder
 
-    init(path: String, descriptor: Int32, header: String, lanes: [MarbleLane], maxBytes: Int, recorder: SessionRecorder) {
+    init(path: String, descriptor: Int32, header: String, maxBytes: Int, recorder: SessionRecorder) {
         self.path = path
         state = Mutex(State(buffer: header, descriptor: descriptor))
-        inputLanes = Set(lanes.filter { $0.role == .input }.map(\.name))
         self.maxBytes = maxBytes
         self.recorder = recorder
-    }
-
-    /// Records what `trace` shows until it finishes (the session closed).
-    func observe(_ trace: Tap<Marble>) {
-        _ = trace.subscribe(onNext: { [self] marble in record(marble) }, onCompleted: { [self] in finish() })
+        super.init()
     }
 
     private func time(_ microseconds: UInt64) -> UInt64 { microseconds &- start }
 
-    private func record(_ marble: Marble) {
+    /// Appends the marble's line. Written straight into the buffer under the lock, and without
+    /// string interpolation (which costs a dynamic conformance check per value): this runs for
+    /// every input and output of a recorded session.
+    override func record(_ marble: Marble) {
+        // An input's `next` carries its JSON, its length (a secret) or nothing at all (a tap);
+        // an output's always carries its label. Only outputs fail; completions are not replayed.
+        let isInput = marble.kind == .next && (marble.json != nil || marble.length != nil || marble.label == nil)
+        guard marble.kind != .completed else { return }
         let t = time(marble.timeMicroseconds)
-        if inputLanes.contains(marble.lane) {
-            guard marble.kind == .next else { return }  // inputs end only with the session
+        let estimate = marble.lane.utf8.count + ((marble.json ?? marble.label)?.utf8.count ?? 0)
+        write(estimate: estimate) { line in
+            RecordingLine.begin(&line, t, isInput ? "input" : "output", marble.lane)
             if let length = marble.length {
-                // A secret: its length only, never the value.
-                append(RecordingLine.event(t, "input", marble.lane, ",\"secret\":\(length)"))
-            } else if let json = marble.json {
-                append(RecordingLine.event(t, "input", marble.lane, ",\"value\":" + json))
-            } else {
-                append(RecordingLine.event(t, "input", marble.lane))
+                line += ",\"secret\":"
+                line += length.description  // a secret: its length only, never the value
+            } else if isInput, let json = marble.json {
+                line += ",\"value\":"
+                line += json
+            } else if !isInput, marble.kind == .next {
+                line += ",\"value\":"
+                line += marble.label ?? "null"
+            } else if marble.kind == .error {
+                line += ",\"error\":"
+                line.appendJSONString(marble.label ?? "")
             }
-            return
-        }
-        switch marble.kind {
-        case .next: append(RecordingLine.event(t, "output", marble.lane, ",\"value\":" + (marble.label ?? "null")))
-        case .error: append(RecordingLine.event(t, "output", marble.lane, RecordingLine.string("error", marble.label ?? "")))
-        case .completed: break  // at the close, every output completes: nothing to replay
+            line += "}\n"
         }
     }
 
@@ -90,13 +92,20 @@ final class SessionRecording: ServiceAnswering, @unchecked Sendable {  // mutabl
     }
 
     private func append(_ line: String) {
+        write(estimate: line.utf8.count) { $0 += line }
+    }
+
+    /// Adds a line to the buffer with `make`, unless the file is closed or truncated; a line
+    /// that would take the file past `maxBytes` (by `estimate`, plus room for the line's
+    /// frame) truncates it instead.
+    private func write(estimate: Int, _ make: (inout String) -> Void) {
         state.withLock { state in
             guard state.descriptor >= 0, !state.truncated else { return }
-            if state.written + state.buffer.utf8.count + line.utf8.count > maxBytes {
+            if state.written + state.buffer.utf8.count + estimate + 64 > maxBytes {
                 state.truncated = true
                 state.buffer += "{\"truncated\":true}\n"
             } else {
-                state.buffer += line
+                make(&state.buffer)
             }
             if state.buffer.utf8.count >= 16 * 1024 { flush(&state) }
         }
@@ -117,7 +126,7 @@ final class SessionRecording: ServiceAnswering, @unchecked Sendable {  // mutabl
     }
 
     /// The session closed: the last lines written, the file closed and counted.
-    private func finish() {
+    override func finish() {
         let end = RecordingLine.event(time(marbleClock()), "end", "closed")
         let size: Int? = state.withLock { state in
             guard state.descriptor >= 0 else { return nil }

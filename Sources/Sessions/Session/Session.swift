@@ -271,6 +271,12 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
         }
     }
 
+    /// Makes the trace with `recorder` getting its every marble (a recording, at the open:
+    /// before anyone can watch).
+    func startTrace(recordingTo recorder: TapRecorder<Marble>) {
+        _ = traceTap.setIfEmpty(Tap(recorder: recorder))
+    }
+
     /// Records a marble while someone watches; `make` runs only then.
     func recordMarble(_ make: @autoclosure () -> Marble) {
         traceTap.object?.record(make())
