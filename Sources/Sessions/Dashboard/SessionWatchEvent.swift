@@ -63,14 +63,23 @@ struct Marble: Sendable, Equatable {
     var timeMicroseconds: UInt64
     /// Events of the session left out just before this one (a viewer gets a bounded rate of marbles).
     var skippedBefore: Int
-    /// For an input's `next`, the value as the message's JSON carried it (a text input's as a
-    /// JSON string), for a recording (`SessionRecording`); nil for taps and secrets.
-    var json: String?
+    /// How a recording (`SessionRecording`) writes an input's value: a string (a text input's,
+    /// a value input's given as a JSON string) or its JSON as given; nil for taps, secrets and
+    /// outputs.
+    var recordedAs: RecordedForm?
+
+    /// How an input's label is the message's value.
+    enum RecordedForm: Sendable {
+        /// The label is a string: written as a JSON string.
+        case string
+        /// The label is the value's JSON text.
+        case json
+    }
 
     /// A marble.
     init(lane: String, kind: Kind, label: String? = nil, length: Int? = nil, timeMicroseconds: UInt64, skippedBefore: Int = 0,
-         json: String? = nil) {
-        self.json = json
+         recordedAs: RecordedForm? = nil) {
+        self.recordedAs = recordedAs
         self.lane = lane
         self.kind = kind
         self.label = label

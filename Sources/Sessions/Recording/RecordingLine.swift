@@ -55,3 +55,57 @@ enum RecordingLine {
         return field
     }
 }
+
+/// A recording's lines are written as bytes: appending to a `[UInt8]` copies, where each
+/// `String` append checked the other string's kind first.
+extension [UInt8] {
+    mutating func appendStatic(_ text: StaticString) {
+        text.withUTF8Buffer { append(contentsOf: $0) }
+    }
+
+    mutating func appendText(_ text: String) {
+        var text = text
+        text.withUTF8 { append(contentsOf: $0) }
+    }
+
+    mutating func appendDecimal(_ value: UInt64) {
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for UInt64.max's 20 digits
+        Swift.withUnsafeMutableBytes(of: &digits) { room in
+            var rest = value
+            var start = room.count
+            repeat {
+                start -= 1
+                room[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            append(contentsOf: room[start...])
+        }
+    }
+
+    /// `text` as a JSON string literal, as `String.appendJSONString` writes it.
+    mutating func appendJSONString(_ text: String) {
+        var text = text
+        let plain = text.withUTF8 { bytes in
+            guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return false }
+            append(UInt8(ascii: "\""))
+            append(contentsOf: bytes)
+            append(UInt8(ascii: "\""))
+            return true
+        }
+        if !plain {
+            var escaped = ""
+            escaped.appendJSONString(text)
+            appendText(escaped)
+        }
+    }
+
+    /// `{"t":<time>,"<key>":"<name>"`: the start of an event line.
+    mutating func appendEventStart(_ time: UInt64, _ key: StaticString, _ name: String) {
+        appendStatic("{\"t\":")
+        appendDecimal(time)
+        appendStatic(",\"")
+        appendStatic(key)
+        appendStatic("\":")
+        appendJSONString(name)
+    }
+}

@@ -7,7 +7,7 @@ import Synchronization
 /// (`WireClient.answers`). Lines are buffered and written 16 KiB at a time and at the end.
 final class SessionRecording: TapRecorder<Marble>, ServiceAnswering, @unchecked Sendable {  // mutable state is in `state`, a mutex
     private struct State {
-        var buffer = ""
+        var buffer: [UInt8]
         var written = 0
         var descriptor: Int32
         var truncated = false
@@ -24,7 +24,10 @@ final class SessionRecording: TapRecorder<Marble>, ServiceAnswering, @unchecked 
 
     init(path: String, descriptor: Int32, header: String, maxBytes: Int, recorder: SessionRecorder) {
         self.path = path
-        state = Mutex(State(buffer: header, descriptor: descriptor))
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(20 * 1024)
+        buffer.appendText(header)
+        state = Mutex(State(buffer: buffer, descriptor: descriptor))
         self.maxBytes = maxBytes
         self.recorder = recorder
         super.init()
@@ -32,32 +35,28 @@ final class SessionRecording: TapRecorder<Marble>, ServiceAnswering, @unchecked 
 
     private func time(_ microseconds: UInt64) -> UInt64 { microseconds &- start }
 
-    /// Appends the marble's line. Written straight into the buffer under the lock, and without
-    /// string interpolation (which costs a dynamic conformance check per value): this runs for
-    /// every input and output of a recorded session.
+    /// Appends the marble's line, as bytes straight into the buffer under the lock: this runs
+    /// for every input and output of a recorded session, where each `String` append cost a few
+    /// hundred instructions.
     override func record(_ marble: Marble) {
-        // An input's `next` carries its JSON, its length (a secret) or nothing at all (a tap);
-        // an output's always carries its label. Only outputs fail; completions are not replayed.
-        let isInput = marble.kind == .next && (marble.json != nil || marble.length != nil || marble.label == nil)
+        // An input's `next` carries its form, its length (a secret) or no label (a tap); an
+        // output's always carries its label. Only outputs fail; completions are not replayed.
+        let isInput = marble.kind == .next && (marble.recordedAs != nil || marble.length != nil || marble.label == nil)
         guard marble.kind != .completed else { return }
         let t = time(marble.timeMicroseconds)
-        let estimate = marble.lane.utf8.count + ((marble.json ?? marble.label)?.utf8.count ?? 0)
-        write(estimate: estimate) { line in
-            RecordingLine.begin(&line, t, isInput ? "input" : "output", marble.lane)
+        write { line in
+            line.appendEventStart(t, isInput ? "input" : "output", marble.lane)
             if let length = marble.length {
-                line += ",\"secret\":"
-                line += length.description  // a secret: its length only, never the value
-            } else if isInput, let json = marble.json {
-                line += ",\"value\":"
-                line += json
-            } else if !isInput, marble.kind == .next {
-                line += ",\"value\":"
-                line += marble.label ?? "null"
+                line.appendStatic(",\"secret\":")  // a secret: its length only, never the value
+                line.appendDecimal(UInt64(length))
+            } else if let label = marble.label, marble.kind == .next {
+                line.appendStatic(",\"value\":")
+                if marble.recordedAs == .string { line.appendJSONString(label) } else { line.appendText(label) }
             } else if marble.kind == .error {
-                line += ",\"error\":"
+                line.appendStatic(",\"error\":")
                 line.appendJSONString(marble.label ?? "")
             }
-            line += "}\n"
+            line.appendStatic("}\n")
         }
     }
 
@@ -92,28 +91,30 @@ final class SessionRecording: TapRecorder<Marble>, ServiceAnswering, @unchecked 
     }
 
     private func append(_ line: String) {
-        write(estimate: line.utf8.count) { $0 += line }
+        write { $0.appendText(line) }
     }
 
     /// Adds a line to the buffer with `make`, unless the file is closed or truncated; a line
-    /// that would take the file past `maxBytes` (by `estimate`, plus room for the line's
-    /// frame) truncates it instead.
-    private func write(estimate: Int, _ make: (inout String) -> Void) {
+    /// that would take the file past `maxBytes` (with room for the marker) truncates it instead.
+    private func write(_ make: (inout [UInt8]) -> Void) {
         state.withLock { state in
             guard state.descriptor >= 0, !state.truncated else { return }
-            if state.written + state.buffer.utf8.count + estimate + 64 > maxBytes {
+            let before = state.buffer.count
+            make(&state.buffer)
+            if state.written + state.buffer.count + Self.truncatedLine.utf8CodeUnitCount > maxBytes {
+                state.buffer.removeLast(state.buffer.count - before)
                 state.truncated = true
-                state.buffer += "{\"truncated\":true}\n"
-            } else {
-                make(&state.buffer)
+                state.buffer.appendStatic(Self.truncatedLine)
             }
-            if state.buffer.utf8.count >= 16 * 1024 { flush(&state) }
+            if state.buffer.count >= 16 * 1024 { flush(&state) }
         }
     }
 
+    private static let truncatedLine: StaticString = "{\"truncated\":true}\n"
+
     private func flush(_ state: inout State) {
-        let count = state.buffer.utf8.count
-        state.buffer.withUTF8 { bytes in
+        let count = state.buffer.count
+        state.buffer.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {
                 let done = Foundation.write(state.descriptor, bytes.baseAddress! + offset, bytes.count - offset)
@@ -122,7 +123,7 @@ final class SessionRecording: TapRecorder<Marble>, ServiceAnswering, @unchecked 
             }
         }
         state.written += count
-        state.buffer = ""
+        state.buffer.removeAll(keepingCapacity: true)
     }
 
     /// The session closed: the last lines written, the file closed and counted.
@@ -130,7 +131,7 @@ final class SessionRecording: TapRecorder<Marble>, ServiceAnswering, @unchecked 
         let end = RecordingLine.event(time(marbleClock()), "end", "closed")
         let size: Int? = state.withLock { state in
             guard state.descriptor >= 0 else { return nil }
-            if !state.truncated { state.buffer += end }
+            if !state.truncated, state.written + state.buffer.count + end.utf8.count <= maxBytes { state.buffer.appendText(end) }
             flush(&state)
             close(state.descriptor)
             state.descriptor = -1

@@ -200,21 +200,19 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
         case .text(let value) where wire.secretInputs[event.index]:
             return Marble(lane: lane, kind: .next, length: value.count, timeMicroseconds: time)
         case .text(let value):
-            var json = ""
-            json.appendJSONString(value)
-            return Marble(lane: lane, kind: .next, label: value, timeMicroseconds: time, json: json)
+            return Marble(lane: lane, kind: .next, label: value, timeMicroseconds: time, recordedAs: .string)
         case .value(let value):
             let text: String
-            var json = ""
+            let form: Marble.RecordedForm
             switch value {
-            case .string(let string): text = string; json.appendJSONString(string)
-            case .json(let raw): text = raw; json = raw
-            case .absent: text = ""; json = "null"
+            case .string(let string): (text, form) = (string, .string)
+            case .json(let raw): (text, form) = (raw, .json)
+            case .absent: (text, form) = ("", .string)  // never accepted: nothing decodes from no value
             }
             if wire.secretInputs[event.index] {
                 return Marble(lane: lane, kind: .next, length: text.count, timeMicroseconds: time)
             }
-            return Marble(lane: lane, kind: .next, label: text, timeMicroseconds: time, json: json)
+            return Marble(lane: lane, kind: .next, label: text, timeMicroseconds: time, recordedAs: form)
         }
     }
 
