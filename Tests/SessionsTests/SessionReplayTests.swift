@@ -75,25 +75,25 @@ final class SessionReplayTests: XCTestCase {
     }
 
     func testARecordedServiceFailureIsReplayedAsItsError() throws {
-        let recording = try RecordedSession(jsonLines: """
+        let lines = """
             {"rxliveRecording":1,"viewModel":"login","session":"c3","started":"","inputs":[],"outputs":[]}
             {"t":1000,"input":"username","value":"ada"}
             {"t":2000,"input":"password","secret":3}
             {"t":3000,"input":"loginTapped"}
             {"t":3100,"call":"login","n":0}
-            {"t":9000,"answer":"login","n":0,"failure":{"unavailable":{}}}
-            """)
+            {"t":9000,"answer":"login","n":0,"failure":FAILURE}
+            """
         var forms = FormsSettings()
         forms.loginService = { _ in UnreachableLoginService() }
-        let session = OfflineSession(servedWire("login", forms: forms), answers: RecordedAnswers(recording))
-        let scheduler = ReplayScheduler()
-        MainScheduler.setHost(scheduler)
-        session.open()
-        for (tick, message) in zip(ReplayTicks.inputTicks(recording), SessionReplay.inputMessages(recording)) {
-            scheduler.scheduleAt(tick) { session.send(message) }
-        }
-        scheduler.start()
-        XCTAssertTrue(session.messages.contains { $0.contains("login_unavailable") }, "\(session.messages)")
+        // The form turns a `LoginServiceError` into a refusal and `loginResult` goes on; any
+        // other error would fail the output.
+        let declared = SessionReplay.replay(try RecordedSession(jsonLines: lines.replacingOccurrences(of: "FAILURE", with: #"{"unavailable":{}}"#)),
+                                            with: servedWire("login", forms: forms))
+        XCTAssertFalse(declared.outputs.contains { $0.name == "loginResult" }, "\(declared.outputs)")
+        let other = SessionReplay.replay(try RecordedSession(jsonLines: lines.replacingOccurrences(of: "FAILURE", with: #"{"someday":{}}"#)),
+                                         with: servedWire("login", forms: forms))
+        XCTAssertEqual(other.outputs.last?.name, "loginResult")
+        guard case .failure? = other.outputs.last?.value else { return XCTFail("\(other.outputs)") }
     }
 
     func testInputsInOneMillisecondKeepTheirOrderOneTickApart() throws {
