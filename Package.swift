@@ -83,6 +83,9 @@ let package = Package(
         .target(name: "NetworkTestSupport", dependencies: ["EventLoop"], path: "Tests/NetworkTestSupport"),
         // Instance and malloc block sizes, for the tests that pin the sizes comments claim.
         .target(name: "ObjectSizeTestSupport", path: "Tests/ObjectSizeTestSupport"),
+        // `rxlive` with a changed sum view model: what a replay against a later build must tell apart.
+        .executableTarget(name: "replay-fixture", dependencies: ["RxLive", "RxLiveForms", "RxSwift", "ViewModels"],
+                          path: "Tests/ReplayFixture"),
         .testTarget(name: "RxTests", dependencies: ["RxSwift", "RxRelay", "RxTest", "RxBlocking", "ObjectSizeTestSupport"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "CLibUV", "RxSwift", "NetworkTestSupport", "ObjectSizeTestSupport"]),
         .testTarget(name: "WebSocketTests", dependencies: ["WebSocket"]),

@@ -66,6 +66,12 @@ public struct Configuration: Equatable, Sendable {
     /// How long `/healthz` answers 503 after SIGTERM while everything is still served, so an
     /// orchestrator stops routing here before the sessions close. 0: drain at once.
     public var drainGrace: Duration = Settings.drainGrace.defaultValue
+    /// The folder every session is recorded into; nil records nothing.
+    public var record: String? = Settings.record.defaultValue
+    /// Recordings kept at most.
+    public var recordMaxFiles: Int = Settings.recordMaxFiles.defaultValue
+    /// Bytes of recordings kept at most.
+    public var recordMaxBytes: Int = Settings.recordMaxBytes.defaultValue
 
     /// The defaults.
     public init() {}

@@ -34,6 +34,10 @@ public struct RxLiveApp: Sendable {
     /// ones unless the app needs more, say `.strict` with a `contentSecurityPolicy` allowing
     /// another `connect-src`. `--hsts-max-age` sets HSTS's max-age unless this leaves it out.
     public var securityHeaders: SecurityHeaders
+    /// How `replay --rxtest` names the view models in the test it writes: the modules to
+    /// import and the expression of the declarations (flags `--import`, `--declarations`
+    /// override it).
+    public var rxtest = RxTestExport(imports: [], declarations: "[WireViewModel]()")
 
     /// An app named `name` serving what `viewModels` declares.
     public init(

@@ -15,7 +15,8 @@ struct RxLiveCommand: ParsableCommand {
             commandName: app.name,
             abstract: app.abstract,
             // Serving needs no subcommand: the generated usage would say one is required.
-            usage: app.accounts ? "\(app.name) [<options>]\n\(app.name) user <subcommand>" : "\(app.name) [<options>]",
+            usage: "\(app.name) [<options>]\n\(app.name) replay [--rxtest] <file> ..."
+                + (app.accounts ? "\n\(app.name) user <subcommand>" : ""),
             discussion: """
                 Each option can also be set by the environment variable named in its help; \
                 a flag wins over its variable. SIGTERM or SIGINT drains the sessions and exits 0: \
@@ -23,7 +24,7 @@ struct RxLiveCommand: ParsableCommand {
                 every session with 1001, and exits within the shutdown timeout after that.
                 """,
             version: app.version,
-            subcommands: [SettingsTableCommand.self] + (app.accounts ? [UserCommand.self] : [])
+            subcommands: [SettingsTableCommand.self, ReplayCommand.self] + (app.accounts ? [UserCommand.self] : [])
         )
     }
 
@@ -108,6 +109,15 @@ struct RxLiveCommand: ParsableCommand {
     @Option(name: Settings.shutdownTimeout.name, help: Settings.shutdownTimeout.argumentHelp)
     var shutdownTimeout: String?
 
+    @Option(name: Settings.record.name, help: Settings.record.argumentHelp)
+    var record: String?
+
+    @Option(name: Settings.recordMaxFiles.name, help: Settings.recordMaxFiles.argumentHelp)
+    var recordMaxFiles: String?
+
+    @Option(name: Settings.recordMaxBytes.name, help: Settings.recordMaxBytes.argumentHelp)
+    var recordMaxBytes: String?
+
     /// The values given on the command line, by setting.
     var givenFlags: GivenFlags {
         var flags = GivenFlags()
@@ -138,6 +148,9 @@ struct RxLiveCommand: ParsableCommand {
         flags.set(Settings.reusePort, reusePort)
         flags.set(Settings.drainGrace, drainGrace)
         flags.set(Settings.shutdownTimeout, shutdownTimeout)
+        flags.set(Settings.record, record)
+        flags.set(Settings.recordMaxFiles, recordMaxFiles)
+        flags.set(Settings.recordMaxBytes, recordMaxBytes)
         return flags
     }
 

@@ -82,6 +82,15 @@ final class RunningServer: @unchecked Sendable {  // `shutdown` is used on the f
         }
         let servers = HTTPServerGroup(configuration: serverConfiguration, loops: loops, logger: logger)
         var sessions = configuration.sessions
+        if let folder = configuration.record {
+            do {
+                sessions.recorder = try SessionRecorder(directory: folder, maxFiles: configuration.recordMaxFiles,
+                                                        maxBytes: configuration.recordMaxBytes)
+            } catch {
+                throw ServeError(description: "--record: \(error)")
+            }
+            logger.info("recording sessions", metadata: ["folder": "\(folder)"])
+        }
         var accounts: (@Sendable (String) -> StoreLoginService)?
         var signingIn: (@Sendable (WireClient) -> StoreLoginService)?
         var signIn: SignInBackend?

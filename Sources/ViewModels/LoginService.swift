@@ -22,7 +22,7 @@ extension LoginService {
 }
 
 /// Why a login request has no answer.
-public enum LoginServiceError: Error, Equatable, Sendable {
+public enum LoginServiceError: Error, Equatable, Sendable, Codable {
     /// The service behind the login (its database) cannot be reached.
     case unavailable
     /// Too many failed attempts for this user or address; the next attempt may come after this many seconds.

@@ -251,7 +251,8 @@ def test_usage_says_serving_needs_no_subcommand():
     result = run_rxlive("--help")
     assert result.returncode == 0, result.stderr
     usage = result.stdout.split("USAGE: ", 1)[1].split("\n\n", 1)[0].splitlines()
-    assert [line.strip() for line in usage] == ["rxlive [<options>]", "rxlive user <subcommand>"]
+    assert [line.strip() for line in usage] == [
+        "rxlive [<options>]", "rxlive replay [--rxtest] <file> ...", "rxlive user <subcommand>"]
 
 
 @pytest.mark.parametrize("command", ["add", "remove", "list", "passwd", "token", "sessions", "revoke"])
@@ -267,4 +268,4 @@ def test_settings_table_prints_every_setting_of_the_help():
     assert table.returncode == 0, table.stderr
     flags = re.findall(r"^\| `(--[a-z-]+)`", table.stdout, re.MULTILINE)
     help_flags = set(re.findall(r"^  (--[a-z-]+) <", run_rxlive("--help").stdout, re.MULTILINE))
-    assert set(flags) == help_flags and len(flags) == 27
+    assert set(flags) == help_flags and len(flags) == 30

@@ -14,12 +14,13 @@ final class CommandHelpTests: RunningAppTestCase {
 
     func testUsageSaysServingNeedsNoSubcommand() {
         runAs(accounts: true)
-        XCTAssertEqual(usage(RxLiveCommand.helpMessage()), ["rxlive [<options>]", "rxlive user <subcommand>"])
+        XCTAssertEqual(usage(RxLiveCommand.helpMessage()),
+                       ["rxlive [<options>]", "rxlive replay [--rxtest] <file> ...", "rxlive user <subcommand>"])
     }
 
-    func testUsageOfAnAppWithoutAccountsHasNoSubcommand() {
+    func testUsageOfAnAppWithoutAccountsHasNoUserSubcommand() {
         runAs(accounts: false)
-        XCTAssertEqual(usage(RxLiveCommand.helpMessage()), ["rxlive [<options>]"])
+        XCTAssertEqual(usage(RxLiveCommand.helpMessage()), ["rxlive [<options>]", "rxlive replay [--rxtest] <file> ..."])
     }
 
     func testTheSettingsTableCommandIsNotShown() {

@@ -18,6 +18,7 @@ enum Settings {
         messageRate, allowedOrigins, serverNames, tlsCertificate, tlsKey, loginService, database, loginWorkers,
         sessionIdleTimeout, sessionLifetime,
         trustedProxies, hstsMaxAge, dashboard, adminToken, deflate, loops, reusePort, drainGrace, shutdownTimeout,
+        record, recordMaxFiles, recordMaxBytes,
     ]
 
     /// The README's configuration table: a header and one row per setting, accounts' settings
@@ -202,4 +203,22 @@ enum Settings {
         \.shutdownTimeout, flag: "shutdown-timeout", variable: "RXLIVE_SHUTDOWN_TIMEOUT", valueName: "seconds", default: .seconds(5),
         syntax: .seconds(allowZero: false),
         help: "Seconds the drain may take; connections still open then are dropped")
+
+    static let record = Setting(
+        \.record, flag: "record", variable: "RXLIVE_RECORD", valueName: "folder", default: nil, shown: "none: nothing recorded",
+        syntax: .nonEmpty("the folder must not be empty"),
+        help: "Record every session of the view models to its own file in this folder (made mode `700`; files mode "
+            + "`600`): inputs and outputs with their times, secret inputs as their length only, and the services' "
+            + "answers; `replay` plays them back (docs/RECORDING.md)")
+
+    static let recordMaxFiles = Setting(
+        \.recordMaxFiles, flag: "record-max-files", variable: "RXLIVE_RECORD_MAX_FILES", valueName: "count", default: 1000,
+        syntax: .integer(in: 1...10_000_000),
+        help: "Recordings kept in the `--record` folder at most; the oldest go first")
+
+    static let recordMaxBytes = Setting(
+        \.recordMaxBytes, flag: "record-max-bytes", variable: "RXLIVE_RECORD_MAX_BYTES", valueName: "bytes",
+        default: 100 << 20, shown: "`104857600` (100 MiB)", syntax: .integer(in: 4096...(1 << 40)),
+        help: "Bytes the `--record` folder's recordings may take in all, the oldest removed first; a session's "
+            + "file stops (marked `truncated`) when it alone reaches this")
 }

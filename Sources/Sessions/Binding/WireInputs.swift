@@ -150,9 +150,13 @@ public struct WireClient: Sendable {
     public let user: SignedInUser?
     /// Sends a message the session composed (from any thread; nothing once it has closed).
     let send: @Sendable (String) -> Void
+    /// Where `answers(_:_:)` records the services' answers (`--record`) or replays them; nil
+    /// otherwise.
+    let answers: (any ServiceAnswering)?
 
     init(address: String = "", user: SignedInUser? = nil, refuse: @escaping @Sendable (ProtocolError) -> Void = { _ in },
-         send: @escaping @Sendable (String) -> Void = { _ in }) {
+         send: @escaping @Sendable (String) -> Void = { _ in }, answers: (any ServiceAnswering)? = nil) {
+        self.answers = answers
         self.address = address
         self.user = user
         self.refuse = refuse

@@ -25,6 +25,10 @@ public struct WireViewModel {
     let build: (_ client: WireClient, _ sink: SessionOutputSink) -> SessionGraph
     /// The first output's name and template, which its observer reads from the session.
     let firstOutput: WireOutputDescription?
+    /// Whether `--record` records its sessions (`notRecorded()` says no).
+    var isRecorded = true
+    /// Each input's declaration (its kind, whether it is secret), for a recording's header.
+    let inputDeclarations: [WireInputs.Declaration]
 
     /// Declares a view model on the wire.
     ///
@@ -94,6 +98,7 @@ public struct WireViewModel {
         firstOutput = outputs.first?.description
         self.access = access
         secretInputs = declarations.map(\.secret)
+        inputDeclarations = declarations
         lanes = declarations.map { MarbleLane(name: $0.name, role: .input, shape: $0.secret ? .secret : $0.kind == .tap ? .tap : .value) }
             + outputs.map { MarbleLane(name: $0.name, role: .output, shape: .value) }
         var checksDeclarations = false

@@ -10,5 +10,6 @@ extension WireViewModel {
             transform: { DashboardViewModel(stats: monitor.stats, watchSession: monitor.registry.watch).transform(input: $0) },
             input: { wire in DashboardViewModel.Input(watchSession: wire.text("watchSession")) },
             outputs: [WireOutput("stats", \.stats), WireOutput("watch", \.watch)])
+            .notRecorded()  // an administrator's view of other sessions, not an app's
     }
 }

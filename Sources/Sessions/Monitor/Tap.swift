@@ -12,14 +12,26 @@ final class Tap<Value>: ObservableType, @unchecked Sendable {  // `subject` and 
     typealias Element = Value
 
     private let lock = Mutex(())
-    // `finished` shares the lock's word: 40 bytes, a 48-byte malloc block (`SessionsLayoutTests`).
+    // `finished` shares the lock's word: 48 bytes with `recorder`, a 64-byte malloc block (`SessionsLayoutTests`);
+    // only a watched or recorded session has a tap.
     @exclusivity(unchecked) private var finished = false
     /// Made by the first observer: a tap nobody ever observes stays this small.
     @exclusivity(unchecked) private var subject: PublishSubject<Value>?
     private let observers = Atomic<Int>(0)
+    /// Gets every value before the subscribers, called straight from `record` (a session's
+    /// recording: no subject and observer chain per event). A class reference, one word.
+    private let recorder: TapRecorder<Value>?
 
     /// A tap nobody observes yet.
-    init() {}
+    init() {
+        recorder = nil
+    }
+
+    /// A tap `recorder` observes from the start, for as long as the tap lives.
+    init(recorder: TapRecorder<Value>) {
+        self.recorder = recorder
+        observers.store(1, ordering: .relaxed)
+    }
 
     /// Whether someone observes the tap now: recording is free while this is false.
     var isObserved: Bool { observers.load(ordering: .relaxed) > 0 }
@@ -33,6 +45,7 @@ final class Tap<Value>: ObservableType, @unchecked Sendable {  // `subject` and 
     }
 
     private func deliver(_ value: Value) {
+        recorder?.record(value)
         lock.withLock { _ in subject }?.on(.next(value))
     }
 
@@ -42,6 +55,7 @@ final class Tap<Value>: ObservableType, @unchecked Sendable {  // `subject` and 
             finished = true
             return self.subject
         }
+        recorder?.finish()
         subject?.on(.completed)
     }
 
@@ -61,4 +75,11 @@ final class Tap<Value>: ObservableType, @unchecked Sendable {  // `subject` and 
             observers.wrappingSubtract(1, ordering: .relaxed)
         }
     }
+}
+
+/// What a tap hands every value to first, when it has one (`Tap.init(recorder:)`).
+class TapRecorder<Value> {
+    func record(_ value: Value) {}
+    /// The tap finished: its session closed.
+    func finish() {}
 }

@@ -86,7 +86,10 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
     /// Sends `ready`, then builds and subscribes the graph. Only the first call counts.
     /// - Parameter clientAddress: the client's IP address, for services that count by it
     ///   (login throttling).
-    func open(clientAddress: String = "") {
+    /// - Parameter answers: where the services' answers come from in a replay
+    ///   (`OfflineSession`); nil live, where `--record` (`SessionConfiguration.recorder`)
+    ///   records them instead.
+    func open(clientAddress: String = "", answers: (any ServiceAnswering)? = nil) {
         guard case .idle = state else { return }
         metrics.sessionOpened(endpoint.sessionCounters, loop: endpoint.loop)
         endpoint.ready.withMessage(sessionBits: idBits, user: identity) { ready in
@@ -104,8 +107,13 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
         // Open before subscribing, so elements emitted on subscription are sent.
         state = .open
         // Strong, not weak (no side table): `close()` lets the graph and so this closure go.
+        // Recording starts before the graph exists, so what the outputs emit on subscription is in it.
+        var answers = answers
+        if let recorder = endpoint.configuration.recorder, wire.isRecorded {
+            answers = recorder.begin(self) ?? answers
+        }
         let client = WireClient(address: clientAddress, user: identity, refuse: { error in self.refuseFromService(error) },
-                                send: { message in self.sendOutput(message) })
+                                send: { message in self.sendOutput(message) }, answers: answers)
         let graph = wire.build(client, self)
         feeds = SessionFeeds(graph.feeds)
         subscription = graph.disposable
@@ -192,18 +200,19 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
         case .text(let value) where wire.secretInputs[event.index]:
             return Marble(lane: lane, kind: .next, length: value.count, timeMicroseconds: time)
         case .text(let value):
-            return Marble(lane: lane, kind: .next, label: value, timeMicroseconds: time)
+            return Marble(lane: lane, kind: .next, label: value, timeMicroseconds: time, recordedAs: .string)
         case .value(let value):
             let text: String
+            let form: Marble.RecordedForm
             switch value {
-            case .string(let string): text = string
-            case .json(let json): text = json
-            case .absent: text = ""
+            case .string(let string): (text, form) = (string, .string)
+            case .json(let raw): (text, form) = (raw, .json)
+            case .absent: (text, form) = ("", .string)  // never accepted: nothing decodes from no value
             }
             if wire.secretInputs[event.index] {
                 return Marble(lane: lane, kind: .next, length: text.count, timeMicroseconds: time)
             }
-            return Marble(lane: lane, kind: .next, label: text, timeMicroseconds: time)
+            return Marble(lane: lane, kind: .next, label: text, timeMicroseconds: time, recordedAs: form)
         }
     }
 
@@ -258,6 +267,12 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
             made.finish()
             return made
         }
+    }
+
+    /// Makes the trace with `recorder` getting its every marble (a recording, at the open:
+    /// before anyone can watch).
+    func startTrace(recordingTo recorder: TapRecorder<Marble>) {
+        _ = traceTap.setIfEmpty(Tap(recorder: recorder))
     }
 
     /// Records a marble while someone watches; `make` runs only then.

@@ -18,6 +18,9 @@ public struct SessionConfiguration: Sendable {
     public var identify: SessionIdentifier?
     /// Where signed-in sessions are listed for a log out to find them.
     public var signedInSessions = SignedInSessions()
+    /// Writes every session of a recorded view model to its own file (`--record`); nil: nothing
+    /// is recorded, and a session pays one nil check at its open for it.
+    public var recorder: SessionRecorder?
 
     /// The production defaults.
     public init() {}

@@ -1,6 +1,7 @@
 /// What a session needs from its connection: the WebSocket connection in production
 /// (see `Session+WebSocket.swift`), a recording fake in tests. `isOnOwnerThread` and
-/// `executeOnOwnerThread` are called from any thread.
+/// `executeOnOwnerThread` are called from any thread. The connection is its one conformer in
+/// this module, so the compiler calls it directly (`OfflineSession` has no transport for that).
 protocol SessionTransport: AnyObject {
     /// Queues one text message; called on the owner thread only.
     func send(text: String)

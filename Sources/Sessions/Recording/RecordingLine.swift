@@ -1,0 +1,111 @@
+/// The lines of a session's recording (docs/RECORDING.md): JSON lines, a header first, then
+/// one line per event, each with `t`, microseconds since the session opened. A line's raw JSON
+/// value (`value`, `error`) is always its last field, so a reader takes it as the text it was.
+enum RecordingLine {
+    /// The format's version, in the header's `rxliveRecording`.
+    static let version = 1
+    /// How a recording's file name ends.
+    static let fileExtension = ".rxlive.jsonl"
+
+    /// The first line: the format, the view model and its declaration as the session saw it.
+    static func header(viewModel: String, session: String, started: String, inputs: [WireInputs.Declaration],
+                       outputs: [String]) -> String {
+        var line = "{\"rxliveRecording\":\(version),\"viewModel\":"
+        line.appendJSONString(viewModel)
+        line += ",\"session\":"
+        line.appendJSONString(session)
+        line += ",\"started\":"
+        line.appendJSONString(started)
+        line += ",\"inputs\":["
+        for (index, input) in inputs.enumerated() {
+            if index > 0 { line += "," }
+            line += "{\"name\":"
+            line.appendJSONString(input.name)
+            line += ",\"kind\":\"\(input.kind.rawValue)\"\(input.secret ? ",\"secret\":true" : "")}"
+        }
+        line += "],\"outputs\":["
+        for (index, output) in outputs.enumerated() {
+            if index > 0 { line += "," }
+            line.appendJSONString(output)
+        }
+        return line + "]}\n"
+    }
+
+    /// An event line: `{"t":…,"<key>":"<name>"` and then `fields`, each `,"name":value`.
+    static func event(_ time: UInt64, _ key: String, _ name: String, _ fields: String = "") -> String {
+        var line = ""
+        begin(&line, time, key, name)
+        return line + fields + "}\n"
+    }
+
+    /// Appends the start of an event line, `{"t":…,"<key>":"<name>"`, to `line`.
+    static func begin(_ line: inout String, _ time: UInt64, _ key: String, _ name: String) {
+        line += "{\"t\":"
+        line += time.description
+        line += ",\""
+        line += key
+        line += "\":"
+        line.appendJSONString(name)
+    }
+
+    /// `,"<key>":"<text>"`: a string field.
+    static func string(_ key: String, _ text: String) -> String {
+        var field = ",\"\(key)\":"
+        field.appendJSONString(text)
+        return field
+    }
+}
+
+/// A recording's lines are written as bytes: appending to a `[UInt8]` copies, where each
+/// `String` append checked the other string's kind first.
+extension [UInt8] {
+    mutating func appendStatic(_ text: StaticString) {
+        text.withUTF8Buffer { append(contentsOf: $0) }
+    }
+
+    mutating func appendText(_ text: String) {
+        var text = text
+        text.withUTF8 { append(contentsOf: $0) }
+    }
+
+    mutating func appendDecimal(_ value: UInt64) {
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for UInt64.max's 20 digits
+        Swift.withUnsafeMutableBytes(of: &digits) { room in
+            var rest = value
+            var start = room.count
+            repeat {
+                start -= 1
+                room[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            append(contentsOf: room[start...])
+        }
+    }
+
+    /// `text` as a JSON string literal, as `String.appendJSONString` writes it.
+    mutating func appendJSONString(_ text: String) {
+        var text = text
+        let plain = text.withUTF8 { bytes in
+            guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return false }
+            append(UInt8(ascii: "\""))
+            append(contentsOf: bytes)
+            append(UInt8(ascii: "\""))
+            return true
+        }
+        if !plain {
+            var escaped = ""
+            escaped.appendJSONString(text)
+            appendText(escaped)
+        }
+    }
+
+    /// `{"t":<time>,"<key>":"<name>"`: the start of an event line.
+    mutating func appendEventStart(_ time: UInt64, _ key: StaticString, _ name: String) {
+        appendStatic("{\"t\":")
+        appendDecimal(time)
+        appendStatic(",\"")
+        appendStatic(key)
+        appendStatic("\":")
+        appendJSONString(name)
+    }
+}

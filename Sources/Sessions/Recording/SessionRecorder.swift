@@ -1,0 +1,88 @@
+import Foundation
+import Synchronization
+
+/// Records sessions to files in one folder (`--record DIR`): one file per session, mode 600,
+/// in the format of docs/RECORDING.md. At most `maxFiles` files of at most `maxBytes` in all
+/// stay in the folder: when a session's file is done, the oldest go first; a session whose
+/// file alone reaches `maxBytes` stops being written (its file says `truncated`).
+public final class SessionRecorder: Sendable {
+    /// The folder.
+    public let directory: String
+    let maxFiles: Int
+    let maxBytes: Int
+    /// The finished recordings in the folder, oldest first, with their sizes.
+    private let finished: Mutex<[(path: String, size: Int)]>
+
+    /// A recorder into `directory`, made (mode 700) if missing; the recordings already in it
+    /// count against the bounds.
+    /// - Throws: `RecordingError` when the folder cannot be made or read.
+    public init(directory: String, maxFiles: Int, maxBytes: Int) throws {
+        self.directory = directory
+        self.maxFiles = maxFiles
+        self.maxBytes = maxBytes
+        let files = FileManager.default
+        do {
+            try files.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let names = try files.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(RecordingLine.fileExtension) }
+            let existing = try names.map { name -> (path: String, size: Int, modified: Date) in
+                let path = directory + "/" + name
+                let attributes = try files.attributesOfItem(atPath: path)
+                return (path, (attributes[.size] as? Int) ?? 0, (attributes[.modificationDate] as? Date) ?? .distantPast)
+            }
+            finished = Mutex(existing.sorted { ($0.modified, $0.path) < ($1.modified, $1.path) }.map { ($0.path, $0.size) })
+        } catch {
+            throw RecordingError(description: "cannot record into \(directory): \(error.localizedDescription)")
+        }
+        prune()
+    }
+
+    /// Starts recording `session`: its file made and its trace observed. Nil (nothing
+    /// recorded) when the file cannot be made.
+    func begin(_ session: Session) -> SessionRecording? {
+        // Milliseconds since 1970, padded: the names sort as the sessions began.
+        let stamp = String(Int(Date().timeIntervalSince1970 * 1000)).leftPadded(to: 13)
+        let path = "\(directory)/\(stamp)-\(session.viewModelName)-\(session.id)\(RecordingLine.fileExtension)"
+        let descriptor = Foundation.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return nil }
+        let wire = session.endpoint.wire
+        let header = RecordingLine.header(viewModel: wire.name, session: session.id, started: Date().formatted(.iso8601),
+                                          inputs: wire.inputDeclarations, outputs: wire.outputNames)
+        let recording = SessionRecording(path: path, descriptor: descriptor, header: header,
+                                         maxBytes: maxBytes, recorder: self)
+        session.startTrace(recordingTo: recording)
+        return recording
+    }
+
+    /// A recording is complete: it counts against the bounds from now on.
+    func finish(path: String, size: Int) {
+        finished.withLock { $0.append((path, size)) }
+        prune()
+    }
+
+    /// Removes the oldest recordings while there are more than `maxFiles` or they hold more
+    /// than `maxBytes`.
+    private func prune() {
+        let removed: [String] = finished.withLock { files in
+            var total = files.reduce(0) { $0 + $1.size }
+            var removed: [String] = []
+            while !files.isEmpty, files.count > maxFiles || total > maxBytes {
+                let oldest = files.removeFirst()
+                total -= oldest.size
+                removed.append(oldest.path)
+            }
+            return removed
+        }
+        for path in removed { unlink(path) }
+    }
+}
+
+/// A recording folder that cannot be used, in one line.
+public struct RecordingError: Error, CustomStringConvertible {
+    public let description: String
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}
