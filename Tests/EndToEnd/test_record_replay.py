@@ -13,7 +13,9 @@ import pytest
 
 import support
 from raw_websocket import RawWebSocket
-from test_example_signup import EXAMPLE, EXAMPLE_BIN, outputs
+from test_example_signup import EXAMPLE_BIN, outputs
+
+EXAMPLE = support.REPO / "Examples" / "SignUp"
 
 PASSWORD = "Tr0ub4dor&3-horse-battery"
 
