@@ -68,3 +68,14 @@ def test_the_readme_configuration_table_sits_between_its_markers():
     end = lines.index("<!-- settings-table:end -->")
     table = lines[begin + 1:end]
     assert len(table) > 2 and all(line.startswith("| ") for line in table), "only the table between the markers"
+
+
+def test_the_benchmarks_state_the_present():
+    # Today's figures and how to make them; how they got there lives in the commit messages.
+    text = (REPO / "docs" / "BENCHMARKS.md").read_text()
+    assert len(text.splitlines()) <= 250, "docs/BENCHMARKS.md is over 250 lines"
+    rounds = re.findall(r"\b[Rr]ounds?\b(?! trips)", text)
+    assert not rounds, "docs/BENCHMARKS.md speaks of rounds: history belongs in git"
+    hashes = [word for word in re.findall(r"\b[0-9a-f]{7,40}\b", text)
+              if re.search(r"[a-f]", word) and re.search(r"[0-9]", word)]
+    assert not hashes, f"docs/BENCHMARKS.md names builds by commit: {hashes}"
