@@ -79,3 +79,12 @@ def test_the_benchmarks_state_the_present():
     hashes = [word for word in re.findall(r"\b[0-9a-f]{7,40}\b", text)
               if re.search(r"[a-f]", word) and re.search(r"[0-9]", word)]
     assert not hashes, f"docs/BENCHMARKS.md names builds by commit: {hashes}"
+
+
+def test_every_script_has_its_line_in_scripts_readme():
+    listed = set(re.findall(r"^\| `([^`]+)` \|", (REPO / "scripts" / "README.md").read_text(), re.M))
+    present = {str(path.relative_to(REPO / "scripts")) for path in (REPO / "scripts").rglob("*")
+               if path.is_file() and path.name != "README.md" and "__pycache__" not in path.parts}
+    assert not present - listed, f"scripts/README.md lacks: {sorted(present - listed)}"
+    assert not listed - present, f"scripts/README.md lists what is not there: {sorted(listed - present)}"
+
