@@ -23,7 +23,10 @@ public struct WebSocketProtocolMachine {
         /// Servers require masked frames (true); a client reading a server sets false.
         public var requiresMasking: Bool
 
-        public init(maxMessageSize: Int = 65536, acceptsBinary: Bool = true, requiresMasking: Bool = true) {
+        /// The default of `maxMessageSize`, and so of the server's (`--max-message-size`).
+        public static let defaultMaxMessageSize = 64 * 1024
+
+        public init(maxMessageSize: Int = defaultMaxMessageSize, acceptsBinary: Bool = true, requiresMasking: Bool = true) {
             self.maxMessageSize = max(0, maxMessageSize)
             self.acceptsBinary = acceptsBinary
             self.requiresMasking = requiresMasking
