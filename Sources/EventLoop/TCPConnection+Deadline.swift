@@ -20,7 +20,7 @@ extension TCPConnection {
     }
 
     /// `delay` as `lingerTimeout` stores it: whole milliseconds rounded up, at most 49 days.
-    public static func lingerMilliseconds(of delay: Duration) -> UInt32 {
+    package static func lingerMilliseconds(of delay: Duration) -> UInt32 {
         let milliseconds = (delay / .milliseconds(1)).rounded(.up)
         return milliseconds <= 0 ? 0 : milliseconds >= Double(UInt32.max) ? .max : UInt32(milliseconds)
     }

@@ -245,10 +245,11 @@ public final class WebSocketConnection {
 }
 
 /// The connection is its socket's delegate (the socket holds it until TCP is closed): no
-/// forwarding object per connection. These are the socket's calls, not for other callers.
+/// forwarding object per connection. These are the socket's calls, not for other callers:
+/// SPI, so no module sees them without asking (`@_spi(Transport)`).
 extension WebSocketConnection: TCPConnectionDelegate {
-    public func connection(_ connection: TCPConnection, didRead bytes: UnsafeRawBufferPointer) { receive(bytes) }
-    public func connectionDidReachEOF(_ connection: TCPConnection) { tcpDidReachEOF() }
-    public func connectionDidClose(_ connection: TCPConnection) { tcpDidClose() }
-    public func connectionDeadlinePassed(_ connection: TCPConnection) { deadlinePassed() }
+    @_spi(Transport) public func connection(_ connection: TCPConnection, didRead bytes: UnsafeRawBufferPointer) { receive(bytes) }
+    @_spi(Transport) public func connectionDidReachEOF(_ connection: TCPConnection) { tcpDidReachEOF() }
+    @_spi(Transport) public func connectionDidClose(_ connection: TCPConnection) { tcpDidClose() }
+    @_spi(Transport) public func connectionDeadlinePassed(_ connection: TCPConnection) { deadlinePassed() }
 }

@@ -23,7 +23,7 @@
 ///   surrogate, and a lone surrogate of either kind is refused. `\u0000` is accepted.
 /// - Raw control characters (below U+0020) inside strings are refused.
 /// - Size is bounded by the WebSocket layer (64 KiB per message); the reader is linear.
-public enum ClientMessageReader {
+@_spi(Protocol) public enum ClientMessageReader {
     /// The deepest nesting of arrays and objects accepted, the root object included.
     static let maxDepth = 32
 
