@@ -7,5 +7,5 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 def pytest_configure(config):
     # `make check` runs the tests without this mark; `make test` runs them all.
-    config.addinivalue_line("markers", "slow: takes a minute or more, or builds or installs something "
-                                       "(a browser, a container, a package); left out of `make check`")
+    config.addinivalue_line("markers", "slow: a browser suite, a container, Autobahn, testssl.sh, a build of "
+                                       "its own, or ten seconds or more; left out of `make check`")
