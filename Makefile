@@ -1,7 +1,7 @@
-# The two commands of the README: `make run` and `make test`.
-# Both install whatever is missing first (scripts/setup).
+# The commands of the README: `make run`, `make check` and `make test`.
+# Each installs whatever is missing first (scripts/setup).
 
-.PHONY: run test tools setup bench docs fuzz sanitize
+.PHONY: run check test tools setup bench docs fuzz sanitize
 
 # Build rxlive for release and serve http://127.0.0.1:8080 (Ctrl-C stops it).
 # The flags are scripts/stage's, so this binary is the container's and the
@@ -11,6 +11,12 @@ run:
 	scripts/setup runtime
 	swift build -c release --static-swift-stdlib --product rxlive -Xswiftc -use-ld=lld
 	.build/release/rxlive
+
+# The fast tier, before each commit: a warning-free build, swift test and the end-to-end
+# tests not marked slow (minutes on a built tree).
+check:
+	scripts/setup test
+	scripts/check
 
 # Every test: hadolint, a warning-free build, swift test, 30 s of each fuzz target, the
 # concurrency tests under ThreadSanitizer, then pytest.

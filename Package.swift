@@ -39,7 +39,9 @@ let package = Package(
         .systemLibrary(name: "CLibUV", pkgConfig: "libuv", providers: [.apt(["libuv1-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        .target(name: "EventLoop", dependencies: ["CLibUV", "RxSwift"]),
+        .target(name: "EventLoop", dependencies: ["CLibUV"]),
+        // Rx on the loops: the loop scheduler, so the transport itself knows nothing of Rx.
+        .target(name: "RxEventLoop", dependencies: ["EventLoop", "RxSwift"]),
         .target(name: "WebSocket", dependencies: ["COpenSSL", "CZlib"]),
         .target(name: "HTTPServer", dependencies: [
             "EventLoop", "WebSocket", "TLS", .product(name: "Logging", package: "swift-log"),
@@ -62,7 +64,7 @@ let package = Package(
 
         // The library an app serves itself with: its command line, configuration and serving.
         .target(name: "RxLive", dependencies: [
-            "Sessions", "HTTPServer", "EventLoop", "RxSwift", "TLS", "Accounts",
+            "Sessions", "HTTPServer", "EventLoop", "RxEventLoop", "RxSwift", "TLS", "Accounts",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
@@ -87,7 +89,8 @@ let package = Package(
         .executableTarget(name: "replay-fixture", dependencies: ["RxLive", "RxLiveForms", "RxSwift", "ViewModels"],
                           path: "Tests/ReplayFixture"),
         .testTarget(name: "RxTests", dependencies: ["RxSwift", "RxRelay", "RxTest", "RxBlocking", "ObjectSizeTestSupport"]),
-        .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "CLibUV", "RxSwift", "NetworkTestSupport", "ObjectSizeTestSupport"]),
+        .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "CLibUV", "NetworkTestSupport", "ObjectSizeTestSupport"]),
+        .testTarget(name: "RxEventLoopTests", dependencies: ["RxEventLoop", "EventLoop", "RxSwift", "NetworkTestSupport"]),
         .testTarget(name: "WebSocketTests", dependencies: ["WebSocket"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "EventLoop", "NetworkTestSupport", "TLS", "COpenSSL", "ObjectSizeTestSupport"]),
         .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "RxSwift", "RxTest"]),

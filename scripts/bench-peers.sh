@@ -28,6 +28,9 @@
 #   SERVER_CPU=0 CLIENT_CPU=1 NOISE_PCT=20 STEAL_PCT=10 TRIES=3 QUIET_WAIT=300 (seconds)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib/shared.sh
+require_shared loadgen   # Needs ../shared (wsload and the peers), outside this repository: exits 2 without it.
+require_shared peers
 
 # uws-cpp joins the default peers once it can be run (built, or its sources given).
 default_peers="node-ws uws-python"

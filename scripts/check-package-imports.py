@@ -8,6 +8,9 @@ provide). Two kinds of problem, one line each:
   - a module imported but not declared: it builds only because another dependency happens
     to pull it in first;
   - a dependency declared but never imported: drift.
+And one layering rule: the transport (EventLoop, TLS, WebSocket, HTTPServer) knows nothing of
+Rx, so none of those targets may depend on RxSwift, directly or through another target (the
+loop scheduler lives in RxEventLoop, which the Rx-facing modules use).
 A module that is neither a target of the package nor provided by a dependency's product
 (Foundation, Glibc, XCTest, Synchronization, ...) is the toolchain's and not checked.
 
@@ -36,6 +39,8 @@ IMPORT = re.compile(
     r"import\s+(?:(?:typealias|struct|class|enum|protocol|let|var|func)\s+)?"
     r"([A-Za-z_][A-Za-z0-9_]*)"
 )
+# Target -> modules it must not reach through the package's own targets.
+KNOWS_NOTHING_OF = {name: {"RxSwift"} for name in ("EventLoop", "TLS", "WebSocket", "HTTPServer")}
 BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.S)
 MULTILINE_STRING = re.compile(r'(#*)""".*?"""\1', re.S)
 
@@ -200,6 +205,24 @@ def check(package_path: pathlib.Path, scratch: pathlib.Path, manifest_name: str)
             if not (named & imported or (modules - named_elsewhere) & imported):
                 problems.append(f"{manifest_name}: target {name} declares {label} "
                                 f"but no file in {relative} imports it")
+    return problems + layering_problems(local_targets, manifest_name)
+
+
+def layering_problems(local_targets: dict, manifest_name: str) -> list:
+    """The KNOWS_NOTHING_OF rule over the closure of each target's local dependencies."""
+    def reached(name: str, seen: set) -> set:
+        for entry in local_targets[name]["dependencies"]:
+            kind, dependency, _ = named_dependency(entry)
+            if kind != "product" and dependency in local_targets and dependency not in seen:
+                seen.add(dependency)
+                reached(dependency, seen)
+        return seen
+
+    problems = []
+    for name, forbidden in KNOWS_NOTHING_OF.items():
+        if name in local_targets:
+            for module in sorted(reached(name, set()) & forbidden):
+                problems.append(f"{manifest_name}: target {name} depends on {module}: the transport knows nothing of Rx")
     return problems
 
 

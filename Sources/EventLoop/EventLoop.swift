@@ -107,9 +107,6 @@ public final class EventLoop: @unchecked Sendable {
         return Unmanaged<EventLoop>.fromOpaque(pointer).takeUnretainedValue()
     }
 
-    /// An Rx scheduler bound to this loop (install it with `MainScheduler.setHost(loop.scheduler)`).
-    public var scheduler: LoopScheduler { LoopScheduler(loop: self) }
-
     /// Ends the loop: closes the wake-up handle and every handle still open, so `run()`
     /// returns once their close callbacks ran. From another thread it is forwarded to the loop.
     public func stop() {

@@ -4,15 +4,15 @@ import Synchronization
 ///
 /// `handles` counts every open libuv handle wrapper (from a successful init to its close
 /// callback); `connections` counts accepted TCP connections until their close callback.
-public enum LiveCounts {
+package enum LiveCounts {
     private static let openHandles = Atomic<Int>(0)
     private static let openConnections = Atomic<Int>(0)
 
     /// libuv handles (timers, signals, TCP, async) currently open in any loop.
-    public static var handles: Int { openHandles.load(ordering: .relaxed) }
+    package static var handles: Int { openHandles.load(ordering: .relaxed) }
 
     /// Accepted TCP connections not yet closed.
-    public static var connections: Int { openConnections.load(ordering: .relaxed) }
+    package static var connections: Int { openConnections.load(ordering: .relaxed) }
 
     static func handleOpened() { openHandles.add(1, ordering: .relaxed) }
     static func handleClosed() { openHandles.subtract(1, ordering: .relaxed) }

@@ -2,9 +2,9 @@ import CLibUV
 
 /// Bytes from the system's cryptographic random source (`getrandom`), as many as asked per
 /// call: the standard library's generator makes one system call per 64-bit value.
-public enum SystemRandom {
+package enum SystemRandom {
     /// Fills `buffer` with random bytes.
-    public static func fill(_ buffer: UnsafeMutableRawBufferPointer) {
+    package static func fill(_ buffer: UnsafeMutableRawBufferPointer) {
         guard let base = buffer.baseAddress, !buffer.isEmpty else { return }
         if uv_random(nil, nil, base, buffer.count, 0, nil) != 0 {
             // Not expected on Linux; the standard library's source is the same one, word by word.

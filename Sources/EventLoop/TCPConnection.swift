@@ -31,20 +31,20 @@ public final class TCPConnection: LoopHandle {
     // spans a call that reaches the same field (WriteQueue's methods take no closures); the
     // run-time checks cost about 1,500 instructions per message here.
     @exclusivity(unchecked) private(set) var readState = ReadState.unconnected
-    @exclusivity(unchecked) private var outputState = OutputState.open
-    @exclusivity(unchecked) private var lingerMilliseconds: UInt32 = 2000
+    @exclusivity(unchecked) var outputState = OutputState.open
+    @exclusivity(unchecked) var lingerMilliseconds: UInt32 = 2000
     /// This connection's place in the loop's deadline heap (-1: none armed).
-    @exclusivity(unchecked) private var deadlineSlot: Int32 = -1
+    @exclusivity(unchecked) var deadlineSlot: Int32 = -1
 
     @exclusivity(unchecked) private var storedDelegate: (any TCPConnectionDelegate)?
     /// The filter and the bytes written for it, when there is one.
-    @exclusivity(unchecked) private var staging: FilterStaging?
+    @exclusivity(unchecked) var staging: FilterStaging?
     /// The loop time (ms) of this connection's deadline; kept by `ConnectionDeadlines`.
     @exclusivity(unchecked) var deadlineDue: UInt64 = 0
     /// The acceptor's count of open connections on this loop, decremented in the close
     /// callback after the delegate's (a shared counter, not a closure per connection).
     @exclusivity(unchecked) var openCount: OpenConnectionCount?
-    @exclusivity(unchecked) private var output = WriteQueue()
+    @exclusivity(unchecked) var output = WriteQueue()
 
     /// The object told about reads, EOF and close; released after `connectionDidClose`.
     public var delegate: (any TCPConnectionDelegate)? {
@@ -52,17 +52,6 @@ public final class TCPConnection: LoopHandle {
         // Not inlined: a store inlined into another module came with a dynamic exclusivity
         // check (about 76 instructions; twice per WebSocket session) that this module omits.
         @inline(never) set { storedDelegate = newValue }
-    }
-
-    /// Decodes what arrives and encodes what is written (TLS); set before `startReading()`.
-    public var filter: (any TCPStreamFilter)? {
-        get { staging?.filter }
-        set {
-            if output.cork == .loopBuffer { spillCork() }  // later writes go through the filter
-            let staged = staging?.takeStaged() ?? ChunkList()
-            staging = newValue.map { FilterStaging($0, staged: staged) }
-            if staging == nil { output.uncount(FilterStaging.give(staged, to: loop.chunkPool)) }
-        }
     }
 
     /// True while reading is paused because the peer does not take our output.
@@ -87,33 +76,6 @@ public final class TCPConnection: LoopHandle {
         get { Int(output.maxUnsentBytes) }
         set { output.maxUnsentBytes = UInt32(clamping: newValue) }
     }
-    /// How long `finish()` waits for the peer's FIN after sending ours (whole milliseconds,
-    /// at most 49 days).
-    public var lingerTimeout: Duration {
-        get { .milliseconds(lingerMilliseconds) }
-        set { lingerMilliseconds = Self.lingerMilliseconds(of: newValue) }
-    }
-    /// `lingerTimeout` in whole milliseconds: set from a value converted once with
-    /// `lingerMilliseconds(of:)` (the `Duration` division costs about 200 instructions a time).
-    public var lingerTimeoutMilliseconds: UInt32 {
-        get { lingerMilliseconds }
-        set { lingerMilliseconds = newValue }
-    }
-
-    /// `delay` as `lingerTimeout` stores it: whole milliseconds rounded up, at most 49 days.
-    public static func lingerMilliseconds(of delay: Duration) -> UInt32 {
-        let milliseconds = (delay / .milliseconds(1)).rounded(.up)
-        return milliseconds <= 0 ? 0 : milliseconds >= Double(UInt32.max) ? .max : UInt32(milliseconds)
-    }
-
-    /// `delay` as `setDeadline(after:)` counts it: whole milliseconds, rounded up.
-    public static func deadlineMilliseconds(of delay: Duration) -> UInt64 { delay.milliseconds }
-    /// This connection's place in the loop's deadline heap (-1: none armed); kept by `ConnectionDeadlines`.
-    var deadlineIndex: Int {
-        get { Int(deadlineSlot) }
-        set { deadlineSlot = Int32(truncatingIfNeeded: newValue) }
-    }
-
     init(loop: EventLoop) throws {
         super.init(loop: loop, type: UV_TCP)
         try finishInit(status: uv_tcp_init(loop.uvLoop, tcp), operation: "uv_tcp_init")
@@ -124,52 +86,6 @@ public final class TCPConnection: LoopHandle {
 
     /// True on the loop's thread (`loop.inEventLoop`, without retaining the loop).
     public var inEventLoop: Bool { loop.inEventLoop }
-
-    /// The peer's IP address as text (`127.0.0.1`, `::1`), `nil` when the socket has none.
-    public var peerAddress: String? {
-        var storage = sockaddr_storage()
-        var length = Int32(MemoryLayout<sockaddr_storage>.size)
-        return withUnsafeMutablePointer(to: &storage) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address -> String? in
-                guard uv_tcp_getpeername(tcp, address, &length) == 0 else { return nil }
-                if Int32(address.pointee.sa_family) == AF_INET {
-                    return address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { Self.dottedQuad($0.pointee.sin_addr) }
-                }
-                // Named into the stack (INET6_ADDRSTRLEN is 46): no arrays per connection.
-                return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { name -> String? in
-                    guard let base = name.baseAddress, uv_ip_name(address, base, name.count) == 0 else { return nil }
-                    return String(cString: base)
-                }
-            }
-        }
-    }
-
-    /// An IPv4 address in dotted-decimal form, written here: `uv_ip_name` (inet_ntop, a
-    /// formatted print per byte) cost about 2,200 instructions per connection, this about 150.
-    static func dottedQuad(_ address: in_addr) -> String {
-        let value = UInt32(bigEndian: address.s_addr)
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 15) { text in
-            var count = 0
-            for shift in stride(from: 24, through: 0, by: -8) {
-                if shift != 24 {
-                    text[count] = UInt8(ascii: ".")
-                    count += 1
-                }
-                let byte = UInt8(truncatingIfNeeded: value >> UInt32(shift))
-                if byte >= 100 {
-                    text[count] = 0x30 + byte / 100
-                    count += 1
-                }
-                if byte >= 10 {
-                    text[count] = 0x30 + byte / 10 % 10
-                    count += 1
-                }
-                text[count] = 0x30 + byte % 10
-                count += 1
-            }
-            return String(decoding: UnsafeBufferPointer(rebasing: text[..<count]), as: UTF8.self)
-        }
-    }
 
     /// The socket has a peer (accepted, or connected by `EventLoop.connect`): counted live from now.
     func didEstablish() {
@@ -195,7 +111,7 @@ public final class TCPConnection: LoopHandle {
     }
 
     /// The one place the read side changes state and libuv's reading starts or stops.
-    private func moveReading(_ event: ReadState.Event) {
+    func moveReading(_ event: ReadState.Event) {
         guard !isClosing, let next = readState.next(after: event, paused: output.backpressure == .paused) else { return }
         if next == .reading && readState != .reading {
             // Refused: the state says stopped, and the next output change tries again.
@@ -239,22 +155,6 @@ public final class TCPConnection: LoopHandle {
         }
     }
 
-    private func receive(_ bytes: UnsafeRawBufferPointer, through filter: any TCPStreamFilter) {
-        do {
-            try filter.receive(bytes, scratch: loop.filterBuffer) { decoded in
-                guard outputState == .open, !isClosing else { return false }
-                // Read the delegate anew for each piece: an upgrade replaces it mid-batch.
-                let delegate = self.delegate
-                delegate?.connection(self, didRead: decoded)
-                return outputState == .open && !isClosing
-            }
-        } catch {
-            abandonOutput()
-            return
-        }
-        takeFilterOutput()
-    }
-
     // MARK: writing
 
     /// Queues a copy of `bytes`; call `flush()` (done for you after each read callback).
@@ -266,45 +166,6 @@ public final class TCPConnection: LoopHandle {
         }
         if let staging { staging.stage(bytes, pool: loop.chunkPool) } else { output.append(bytes, pool: loop.chunkPool) }
         outputGrew(output.count(bytes.count))
-    }
-
-    /// Queues the first `headerCount` (at most 8) bytes of `header`, little-endian (its lowest
-    /// byte first), followed by `payload`: a frame, as two `write`s would, but while answering
-    /// a read copied once into the loop's cork buffer.
-    public func write(header: UInt64, count headerCount: Int, payload: UnsafeRawBufferPointer) {
-        precondition(headerCount <= 8, "a header of at most 8 bytes")
-        guard outputState == .open, !isClosing else { return }
-        if output.cork == .loopBuffer {
-            if loop.cork.pointee.append(header: header, count: headerCount, payload: payload) {
-                return outputGrew(output.count(headerCount + payload.count))
-            }
-            spillCork()
-        }
-        writeSeparately(header: header, count: headerCount, payload: payload)
-    }
-
-    /// `write(header:count:payload:)` as two writes (kept apart, so the common path above
-    /// takes no address of a local).
-    @inline(never)
-    private func writeSeparately(header: UInt64, count headerCount: Int, payload: UnsafeRawBufferPointer) {
-        let total = headerCount + payload.count
-        guard total > 128 else {
-            // A small frame is joined on the stack first: one piece to queue or stage, not two.
-            // A fixed buffer of 16 words, as a closure that allocates on the stack would retain
-            // `self` around it.
-            var frame: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
-                        UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
-                = (header.littleEndian, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-            withUnsafeMutableBytes(of: &frame) { frame in
-                if let source = payload.baseAddress {
-                    (frame.baseAddress! + headerCount).copyMemory(from: source, byteCount: payload.count)
-                }
-                write(UnsafeRawBufferPointer(rebasing: frame[0..<total]))
-            }
-            return
-        }
-        withUnsafeBytes(of: header.littleEndian) { write(UnsafeRawBufferPointer(rebasing: $0[0..<headerCount])) }
-        write(payload)
     }
 
     /// Queues a copy of `bytes`.
@@ -319,7 +180,7 @@ public final class TCPConnection: LoopHandle {
     }
 
     @inline(__always)
-    private func outputGrew(_ growth: WriteQueue.Growth) {
+    func outputGrew(_ growth: WriteQueue.Growth) {
         switch growth {
         case .unchanged: break
         case .paused: moveReading(.outputChanged)
@@ -354,50 +215,11 @@ public final class TCPConnection: LoopHandle {
         }
     }
 
-    /// Moves what this connection gathered in the loop's cork buffer where `write` would have
-    /// put it (the queue, or the filter's staging), and the rest of this read's writes after it.
-    private func spillCork() {
-        output.cork = .queue
-        let cork = loop.cork
-        if let staging {
-            staging.stage(cork.pointee.bytes, pool: loop.chunkPool)
-        } else {
-            output.append(cork.pointee.bytes, pool: loop.chunkPool)
-        }
-        cork.pointee.reset()
-    }
-
-    /// At the end of a read: sends what gathered in the loop's cork buffer straight from it
-    /// (nothing was queued, staged or in flight, so the order holds). Plain, in one system call
-    /// when the socket takes it all, the rest waiting in the queue for `flush()`; with a filter,
-    /// encoded into the queue at once.
-    private func sendCorked() {
-        let cork = loop.cork
-        let corked = cork.pointee.bytes
-        cork.pointee.reset()
-        guard !isClosing else { return output.uncount(corked.count) }  // dropped, as the queue is at close
-        if let staging {
-            output.uncount(corked.count)
-            do {
-                try staging.filter.send(corked)
-            } catch {
-                return close()
-            }
-            return takeFilterOutput()
-        }
-        let written = writeDirectly(corked)
-        output.uncount(written)
-        if written < corked.count {
-            output.append(UnsafeRawBufferPointer(rebasing: corked[written...]), pool: loop.chunkPool)
-        }
-        if output.resumeIfDrained() { moveReading(.outputChanged) }
-    }
-
     /// `write(2)` to the socket, as `uv_try_write` does for one buffer without its checks,
     /// which hold here: nothing is in flight or queued, and the output is open. Returns the
     /// bytes taken; 0 for EAGAIN or an error (what is left is queued, and the `uv_write` after
     /// the queue's own try reports the error).
-    private func writeDirectly(_ bytes: UnsafeRawBufferPointer) -> Int {
+    func writeDirectly(_ bytes: UnsafeRawBufferPointer) -> Int {
         var descriptor = uv_os_fd_t()
         guard uv_fileno(uvHandle, &descriptor) == 0 else { return 0 }
         while true {
@@ -421,48 +243,6 @@ public final class TCPConnection: LoopHandle {
     private func announceDrainIfDue() {
         guard output.backpressure == .drainedUnannounced, !isClosing, output.takeDrainAnnouncement() else { return }
         delegate?.connectionDidDrain(self)
-    }
-
-    /// Runs the staged bytes through the filter into the write queue.
-    private func encodeStaged() {
-        guard let staging else { return }
-        let (count, failed) = staging.encode(pool: loop.chunkPool)
-        output.uncount(count)
-        if failed { return close() }
-        takeFilterOutput()
-    }
-
-    /// Moves what the filter produced (records, handshake messages, alerts) into the write queue.
-    private func takeFilterOutput() {
-        // Most reads produce nothing to send (the answer is encoded at the flush): no chunk then.
-        guard let filter = staging?.filter, filter.hasOutput, !isClosing, outputState != .shutdownSent else { return }
-        // The filter runs with no access to `output` open, so the queue's accesses stay ones the
-        // compiler checks statically (a call into unknown code under one costs every access a runtime check).
-        var produced = 0
-        while true {
-            let chunk = output.lastChunkWithSpace(pool: loop.chunkPool)
-            let space = chunk.freeSpace
-            let count = filter.readOutput(into: UnsafeMutableRawBufferPointer(start: chunk.storage + chunk.count, count: space))
-            chunk.count += count
-            produced += count
-            if count < space { break }
-        }
-        output.dropEmptyLastChunk(pool: loop.chunkPool)
-        outputGrew(output.count(produced))
-    }
-
-    /// The filter failed: send what it still produced (an alert), then FIN, then close.
-    private func abandonOutput() {
-        if output.cork == .loopBuffer {
-            output.cork = .queue
-            output.uncount(loop.cork.pointee.count)
-            loop.cork.pointee.reset()
-        }
-        if let staging { output.uncount(staging.drop(pool: loop.chunkPool)) }
-        takeFilterOutput()
-        guard outputState == .open, !isClosing else { return }
-        outputState = .finishing
-        flush()
     }
 
     fileprivate func didWrite(status: Int32) {
@@ -512,39 +292,9 @@ public final class TCPConnection: LoopHandle {
     }
 
     /// A read or write failed: the delegate hears why, then the connection closes.
-    private func fail(_ status: Int32, _ operation: String) {
+    func fail(_ status: Int32, _ operation: String) {
         if !isClosing { delegate?.connection(self, didFail: EventLoopError(status, operation)) }
         close()
-    }
-
-    // MARK: deadline
-
-    /// Arms the connection's one deadline: `connectionDeadlinePassed` runs after `delay`
-    /// (at least 1 ms), replacing any deadline armed before. The linger after FIN uses it too.
-    public func setDeadline(after delay: Duration) {
-        setDeadline(afterMilliseconds: delay.milliseconds)
-    }
-
-    /// `setDeadline(after:)` with the delay in milliseconds (converted once, by
-    /// `deadlineMilliseconds(of:)`, rather than per call).
-    public func setDeadline(afterMilliseconds delay: UInt64) {
-        guard !isClosing else { return }
-        loop.deadlines.schedule(self, due: loop.nowMilliseconds + max(1, delay))
-    }
-
-    /// Disarms the deadline.
-    public func clearDeadline() {
-        loop.deadlines.remove(self)
-    }
-
-    /// From the loop's deadlines: the linger ends, or the delegate's timeout passed.
-    func deadlinePassed() {
-        guard !isClosing else { return }
-        if outputState == .shutdownSent {
-            close()
-        } else {
-            delegate?.connectionDeadlinePassed(self)
-        }
     }
 
     override func willClose() {

@@ -7,7 +7,7 @@ public final class TimerHandle: LoopHandle {
     private var body: (() -> Void)?
     private var closesAfterFiring = false
     /// Runs in the close callback (also when the loop's stop() closes an armed timer).
-    var onClose: (() -> Void)?
+    package var onClose: (() -> Void)?
 
     /// A stopped timer on `loop`; call `start` to arm it.
     public init(loop: EventLoop) throws {

@@ -68,7 +68,7 @@ public struct HTTPServerConfiguration: Sendable {
     public init(host: String = "127.0.0.1", port: Int = 8080, publicDirectory: String? = "Public",
                 maxHeadSize: Int = 16 * 1024, maxHeaderCount: Int = 100, maxBodySize: Int = 64 * 1024,
                 headTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(60),
-                maxMessageSize: Int = 64 * 1024, pingInterval: Duration? = .seconds(30),
+                maxMessageSize: Int = WebSocketProtocolMachine.Configuration.defaultMaxMessageSize, pingInterval: Duration? = .seconds(30),
                 pongTimeout: Duration = .seconds(15), closeTimeout: Duration = .seconds(5),
                 allowedOrigins: [String]? = nil, acceptsBinaryMessages: Bool = false,
                 maxUnsentBytes: Int = 16 << 20, shutdownTimeout: Duration = .seconds(10)) {

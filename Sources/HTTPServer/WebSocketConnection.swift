@@ -117,20 +117,13 @@ public final class WebSocketConnection {
     /// Writes header and payload as one piece: straight into the loop's cork buffer while
     /// the connection answers a read (the payload copied once), else into the write queue.
     private func writeFrame(_ opcode: WebSocketOpcode, _ payload: UnsafeRawBufferPointer, compressed: Bool = false) {
-        let count = payload.count
-        // The 2- or 4-byte header made in a register (RFC 6455 5.2: FIN, RSV1, opcode; the
-        // length in 7 bits, or 126 and 16 bits in network order).
-        let first = UInt64(0x80 | (compressed ? 0x40 : 0) | opcode.rawValue)
-        if count < 126 {
-            tcp.write(header: first | UInt64(count) << 8, count: 2, payload: payload)
-            return
+        // Under 64 KiB, the 2- or 4-byte header made in a register.
+        if let header = WebSocketFrameEncoder.packedHeader(opcode: opcode, compressed: compressed,
+                                                           payloadLength: payload.count) {
+            tcp.write(header: header.word, count: header.size, payload: payload)
+        } else {
+            writeLargeFrame(opcode, payload, compressed: compressed)
         }
-        if count <= Int(UInt16.max) {
-            let length = UInt64(count)
-            tcp.write(header: first | 126 << 8 | (length >> 8) << 16 | (length & 0xFF) << 24, count: 4, payload: payload)
-            return
-        }
-        writeLargeFrame(opcode, payload, compressed: compressed)
     }
 
     /// A frame of 64 KiB or more: its 10-byte header, then the payload.
@@ -252,10 +245,11 @@ public final class WebSocketConnection {
 }
 
 /// The connection is its socket's delegate (the socket holds it until TCP is closed): no
-/// forwarding object per connection. These are the socket's calls, not for other callers.
+/// forwarding object per connection. These are the socket's calls, not for other callers:
+/// SPI, so no module sees them without asking (`@_spi(Transport)`).
 extension WebSocketConnection: TCPConnectionDelegate {
-    public func connection(_ connection: TCPConnection, didRead bytes: UnsafeRawBufferPointer) { receive(bytes) }
-    public func connectionDidReachEOF(_ connection: TCPConnection) { tcpDidReachEOF() }
-    public func connectionDidClose(_ connection: TCPConnection) { tcpDidClose() }
-    public func connectionDeadlinePassed(_ connection: TCPConnection) { deadlinePassed() }
+    @_spi(Transport) public func connection(_ connection: TCPConnection, didRead bytes: UnsafeRawBufferPointer) { receive(bytes) }
+    @_spi(Transport) public func connectionDidReachEOF(_ connection: TCPConnection) { tcpDidReachEOF() }
+    @_spi(Transport) public func connectionDidClose(_ connection: TCPConnection) { tcpDidClose() }
+    @_spi(Transport) public func connectionDeadlinePassed(_ connection: TCPConnection) { deadlinePassed() }
 }

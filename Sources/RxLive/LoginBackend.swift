@@ -2,6 +2,7 @@ import Accounts
 import EventLoop
 import Foundation
 import Logging
+import RxEventLoop
 
 /// The account store behind the login form, built from the configuration: a database,
 /// the hasher, and the worker pool that runs the checks off the event loops.

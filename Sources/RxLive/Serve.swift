@@ -2,6 +2,7 @@ import EventLoop
 import Foundation
 import HTTPServer
 import Logging
+import RxEventLoop
 import RxSwift
 import Sessions
 import TLS

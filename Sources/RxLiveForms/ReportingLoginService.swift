@@ -4,7 +4,8 @@ import ViewModels
 
 /// A session's login service: the MVVM login example's `loginRequest()` takes no arguments, so this asks
 /// the real service with the credentials the session's inputs last carried (recorded by
-/// the binding in `WireCatalog`, ahead of `transform`). Its failures become error
+/// the `onValue` of the login form's text inputs in `FormsCatalog`, just before each value
+/// reaches `transform`). Its failures become error
 /// messages to the session instead of ending the `loginResult` stream: a
 /// `LoginServiceError` is sent as `login_unavailable`, `rate_limited` or `busy` (the
 /// last two with `retryAfter`), and that tap gets no `loginResult`; the next tap is

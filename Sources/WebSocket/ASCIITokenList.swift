@@ -1,10 +1,10 @@
 /// A comma-separated list of tokens in a header value (`Connection: keep-alive, Upgrade`),
 /// searched as bytes: ASCII letters compare without case, spaces and tabs around an
 /// element are ignored, empty elements never match.
-public enum ASCIITokenList {
+package enum ASCIITokenList {
     /// Whether `value` lists `token`; nil when either holds a non-ASCII byte (the caller
     /// then compares with Unicode's rules).
-    public static func contains(_ value: UnsafeBufferPointer<UInt8>, token: UnsafeBufferPointer<UInt8>) -> Bool? {
+    package static func contains(_ value: UnsafeBufferPointer<UInt8>, token: UnsafeBufferPointer<UInt8>) -> Bool? {
         for byte in value where byte >= 0x80 { return nil }
         for byte in token where byte >= 0x80 { return nil }
         guard !token.isEmpty else { return false }
@@ -20,7 +20,7 @@ public enum ASCIITokenList {
 
     /// ASCII letters folded to lower case; every other byte as it is.
     @inline(__always)
-    public static func lowercase(_ byte: UInt8) -> UInt8 {
+    package static func lowercase(_ byte: UInt8) -> UInt8 {
         byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
     }
 

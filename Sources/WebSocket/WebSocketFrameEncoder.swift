@@ -12,6 +12,26 @@ public enum WebSocketFrameEncoder {
     /// The largest close reason: a control payload minus the two code bytes.
     public static let maxCloseReason = 123
 
+    /// The header of a server frame (unmasked) whose payload is under 64 KiB, packed into a
+    /// word from its low byte up (RFC 6455 5.2: FIN, RSV1, the opcode; the length in 7 bits,
+    /// or 126 and the length in 16 bits in network order), and its size, 2 or 4: the caller
+    /// stores the word's first `size` bytes on a little-endian machine. Nil for a payload of
+    /// 64 KiB or more, whose 10-byte header `writeHeader` writes. Inlinable, so the header is
+    /// built in the caller's registers. `compressed` sets RSV1.
+    @inlinable @inline(__always)
+    public static func packedHeader(opcode: WebSocketOpcode, compressed: Bool = false,
+                                    payloadLength count: Int) -> (word: UInt64, size: Int)? {
+        let first = UInt64(0x80 | (compressed ? 0x40 : 0) | opcode.rawValue)
+        if count < 126 {
+            return (first | UInt64(count) << 8, 2)
+        }
+        if count <= Int(UInt16.max) {
+            let length = UInt64(count)
+            return (first | 126 << 8 | (length >> 8) << 16 | (length & 0xFF) << 24, 4)
+        }
+        return nil
+    }
+
     /// Writes only a frame header (unmasked, as a server sends it) for a payload of
     /// `payloadLength` bytes, so the payload can go out as a separate write buffer.
     /// Returns the header size (2, 4 or 10), or nil when `buffer` is too small.

@@ -11,7 +11,11 @@ import subprocess
 import time
 from pathlib import Path
 
+import pytest
+
 from support import ARTIFACTS, ServerProcess, free_port, tool
+
+pytestmark = pytest.mark.slow  # Autobahn's 500-odd cases, plain and over TLS
 
 # The suite has no section 8 and no 11.
 PROTOCOL_SECTIONS = ["1", "2", "3", "4", "5", "6", "7", "9", "10"]

@@ -15,6 +15,8 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from support import ARTIFACTS, binary, start_rxlive
 
+pytestmark = pytest.mark.slow  # headless Chromium
+
 CHROMIUM = os.environ.get("RXLIVE_CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("RXLIVE_CHROMEDRIVER", "/usr/bin/chromedriver")
 LOGIN_DELAY = 0.5

@@ -14,6 +14,8 @@ from test_scale_out import open_sessions
 from test_accounts import rxlive_user
 from test_browser import assert_no_console_errors, browser, element, wait_until  # noqa: F401 (fixture)
 
+pytestmark = pytest.mark.slow  # headless Chromium
+
 
 
 

@@ -16,6 +16,8 @@ import pytest
 
 from support import ARTIFACTS, REPO, free_port, http_get
 
+pytestmark = pytest.mark.slow  # builds and runs a container image
+
 for command in ("podman", "runc", "debootstrap"):
     if shutil.which(command) is None:
         pytest.skip(f"{command} is not installed: container test not run (scripts/setup test installs it)",

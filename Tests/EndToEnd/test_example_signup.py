@@ -13,6 +13,8 @@ import support
 from raw_websocket import RawWebSocket
 from test_browser import assert_no_console_errors, browser, wait_until  # noqa: F401 (fixture)
 
+pytestmark = pytest.mark.slow  # builds the example package
+
 EXAMPLE_BIN = support.EXAMPLES_BIN_DIR
 
 

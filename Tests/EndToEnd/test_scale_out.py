@@ -21,6 +21,8 @@ from test_accounts import ACCEPTED, REJECTED, assert_rate_limited, attempt, rxli
 from test_browser import browser, element, is_enabled, text_of, wait_until  # noqa: F401 (browser is a fixture)
 from test_sign_in import post
 
+pytestmark = pytest.mark.slow  # nginx and PostgreSQL in front of several instances
+
 NGINX = Path("/usr/sbin/nginx")
 DEPLOY_CONF = support.REPO / "deploy" / "nginx.conf"
 

@@ -9,6 +9,8 @@ import signal
 import socket
 import time
 
+import pytest
+
 from raw_websocket import RawWebSocket
 from support import http_get, start_rxlive
 
@@ -35,6 +37,7 @@ def sum_session(port):
     return ws
 
 
+@pytest.mark.slow  # waits out a grace period
 def test_healthz_answers_503_during_the_grace_while_new_sessions_are_served():
     with start_rxlive(extra_args=["--loops", "2", "--drain-grace", str(GRACE)]) as server:
         before = sum_session(server.port)

@@ -328,6 +328,7 @@ def open_and_close_idle_sessions(port, count):
     return done.stdout
 
 
+@pytest.mark.slow  # 10,000 sessions
 def test_ten_thousand_sessions_opened_and_closed_give_back_rx_resources_and_memory():
     # Each session is a socket on both sides: raise the soft descriptor limit for both
     # processes (they inherit it) as far as the hard limit allows.

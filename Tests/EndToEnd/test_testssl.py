@@ -20,6 +20,8 @@ import pytest
 
 from support import REPO, ServerProcess, free_port
 
+pytestmark = pytest.mark.slow  # testssl.sh, minutes
+
 TESTSSL = os.environ.get("RXLIVE_TESTSSL", "/usr/bin/testssl")
 CHECKS = ["-p", "-s", "-f", "-P", "-S", "-h", "-U"]
 FAILING = {"MEDIUM", "HIGH", "CRITICAL"}

@@ -13,6 +13,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import pytest
+
 import support
 from support import free_port
 from test_accounts import attempt, finish, rxlive_user
@@ -161,6 +163,7 @@ def run_rxlive(args, env=None, timeout=20):
                           env=full_env, timeout=timeout, cwd=support.REPO, input="engine\n")
 
 
+@pytest.mark.slow  # every log level and user command: half a minute
 def test_no_database_secret_is_printed_at_any_log_level_or_by_any_user_command(tmp_path):
     outputs = []
     for secret, location in SECRET_FORMS.items():

@@ -1,5 +1,5 @@
 import XCTest
-@testable import Sessions
+@_spi(Protocol) @testable import Sessions
 
 /// Inputs the client-message fuzz target (Fuzz/Sources/fuzz-client-message) found, fed through
 /// the same path: the reader, then the value decoding a value input does.

@@ -1,5 +1,5 @@
 import XCTest
-@testable import Sessions
+@_spi(Protocol) @testable import Sessions
 
 final class ClientMessageReaderTests: XCTestCase {
     // MARK: helpers

@@ -1,5 +1,5 @@
 import XCTest
-@testable import Sessions
+@_spi(Protocol) @testable import Sessions
 
 final class InputTableTests: XCTestCase {
     private let table = InputTable([(name: "username", kind: .text), (name: "password", kind: .text), (name: "loginTapped", kind: .tap)])

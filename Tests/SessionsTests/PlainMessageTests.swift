@@ -1,5 +1,5 @@
 import XCTest
-@testable import Sessions
+@_spi(Protocol) @testable import Sessions
 
 /// The plain-message shortcut of `InputTable`: it answers the two plain shapes itself and
 /// leaves everything else to the full reader, whose answer it never changes.

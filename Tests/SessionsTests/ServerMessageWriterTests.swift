@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import Sessions
+@_spi(Protocol) @testable import Sessions
 
 final class ServerMessageWriterTests: XCTestCase {
     func testReadyHasTheProtocolShape() {

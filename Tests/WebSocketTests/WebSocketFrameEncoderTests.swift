@@ -91,4 +91,27 @@ final class WebSocketFrameEncoderHeaderOnlyTests: XCTestCase {
         XCTAssertEqual(large, 10)
         XCTAssertEqual(Array(buffer[..<10]), [0x81, 127, 0, 0, 0, 0, 0, 0x01, 0x11, 0x70])
     }
+
+    /// The header packed into a word (the connection's path under 64 KiB) holds, from its low
+    /// byte up, the bytes `writeHeader` writes, at every length boundary; 64 KiB has none.
+    func testPackedHeaderIsTheWrittenHeaderUnder64KiB() {
+        for opcode in [WebSocketOpcode.text, .binary, .continuation] {
+            for compressed in [false, true] {
+                for length in [0, 1, 125, 126, 127, 300, 65_535] {
+                    var written = [UInt8](repeating: 0, count: WebSocketFrameHeader.maxServerSize)
+                    let size = written.withUnsafeMutableBytes {
+                        WebSocketFrameEncoder.writeHeader(opcode: opcode, compressed: compressed, payloadLength: length, into: $0)
+                    }
+                    guard let packed = WebSocketFrameEncoder.packedHeader(opcode: opcode, compressed: compressed,
+                                                                          payloadLength: length) else {
+                        return XCTFail("no packed header for \(length) bytes")
+                    }
+                    XCTAssertEqual(packed.size, size, "\(opcode) \(length)")
+                    let bytes = withUnsafeBytes(of: packed.word.littleEndian) { Array($0.prefix(packed.size)) }
+                    XCTAssertEqual(bytes, Array(written.prefix(packed.size)), "\(opcode) compressed \(compressed) \(length)")
+                }
+            }
+        }
+        XCTAssertNil(WebSocketFrameEncoder.packedHeader(opcode: .text, payloadLength: 65_536))
+    }
 }

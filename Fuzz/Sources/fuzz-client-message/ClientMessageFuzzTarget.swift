@@ -1,6 +1,6 @@
 import Foundation
 import FuzzSupport
-import Sessions
+@_spi(Protocol) import Sessions
 
 /// The client-message JSON reader.
 ///

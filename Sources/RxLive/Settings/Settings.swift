@@ -1,5 +1,6 @@
 import EventLoop
 import Foundation
+import HTTPServer
 import Logging
 import Sessions
 
@@ -59,7 +60,8 @@ enum Settings {
             + Logger.Level.allCases.map { "`\($0.rawValue)`" }.joined(separator: ", "))
 
     static let maxMessageSize = Setting(
-        \.maxMessageSize, flag: "max-message-size", variable: "RXLIVE_MAX_MESSAGE_SIZE", valueName: "bytes", default: 65536,
+        \.maxMessageSize, flag: "max-message-size", variable: "RXLIVE_MAX_MESSAGE_SIZE", valueName: "bytes",
+        default: HTTPServerConfiguration().maxMessageSize,
         syntax: .integer(in: 125...(64 << 20)),
         help: "Largest WebSocket message accepted, in bytes (a larger one closes the connection with 1009)")
 

@@ -100,8 +100,9 @@ final class CatchSink<Observer: ObserverType>: Sink<Observer> {
     }
 }
 
-// Inlinable, with an erased run, so the login session's `catch` of its request runs
-// specialised in the app's module (see `Producer.ErasedRun`).
+// Inlinable, not RxSwift's private form, for the callgrind-sessions measure "login": with an
+// erased run, the login session's `catch` of its request runs specialised in the app's module
+// (see `Producer.ErasedRun`).
 @usableFromInline
 final class Catch<Element>: Producer<Element> {
     @usableFromInline

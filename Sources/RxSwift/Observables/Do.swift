@@ -97,8 +97,9 @@ final class DoSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
     }
 }
 
-// Inlinable, with an erased run, so a login session's `do(onNext:)` on its inputs runs
-// specialised in the app's module (see `Producer.ErasedRun`).
+// Inlinable, with an erased run, so that a `do` runs specialised in the app's module (see
+// `Producer.ErasedRun`). The login graph that measured it no longer has a `do`, so it is to go
+// back to RxSwift's private form (test_docs.py lists it as such).
 @usableFromInline
 final class Do<Element>: Producer<Element> {
     @usableFromInline

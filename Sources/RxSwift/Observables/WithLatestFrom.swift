@@ -103,8 +103,9 @@ final class WithLatestFromSink<FirstType, SecondType, Observer: ObserverType>: S
     }
 }
 
-// Inlinable, with an erased run, so a login session's `withLatestFrom` runs specialised in
-// the view model's module (see `Producer.ErasedRun`).
+// Inlinable, not RxSwift's private form, for the callgrind-sessions measure "login": with an
+// erased run, a login session's `withLatestFrom` runs specialised in the view model's module
+// (see `Producer.ErasedRun`).
 @usableFromInline
 final class WithLatestFrom<FirstType, SecondType, ResultType>: Producer<ResultType> {
     @usableFromInline

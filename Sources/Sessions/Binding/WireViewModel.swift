@@ -7,7 +7,7 @@ public struct WireViewModel {
     /// The view model's name: the endpoint `/ws/<name>` and `ready.viewModel`.
     public let name: String
     /// The inputs, for decoding client messages and for the `ready` message.
-    public let inputs: InputTable
+    @_spi(Protocol) public let inputs: InputTable
     /// The outputs' names in declaration order, for the `ready` message.
     let outputNames: [String]
     /// Each input's tap limit, by input index.

@@ -1,6 +1,6 @@
 /// One client message after strict JSON parsing, before it is checked against the
 /// inputs of a view model (`InputTable` does that step).
-public struct ClientMessage: Sendable, Equatable {
+@_spi(Protocol) public struct ClientMessage: Sendable, Equatable {
     /// What the message carried under `"value"`.
     public enum Value: Sendable, Equatable {
         /// No `"value"` key: the shape of a tap.

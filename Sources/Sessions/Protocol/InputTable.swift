@@ -3,7 +3,7 @@
 ///
 /// A class, though immutable: a session reads it once per message, and a struct of five
 /// arrays and strings was copied there with a retain and a release of each.
-public final class InputTable: Sendable {
+@_spi(Protocol) public final class InputTable: Sendable {
     /// One input event, ready to be fed to the input's subject.
     public struct Event: Sendable, Equatable {
         /// What the event carries.

@@ -1,10 +1,10 @@
 /// JSON text of the server's messages, exactly in the shapes of `PROTOCOL.md`.
 ///
 /// Key order and spacing are fixed (no spaces), so a scripted client can compare lines.
-public enum ServerMessageWriter {
+package enum ServerMessageWriter {
     /// `{"ready":{"viewModel":…,"session":…,"inputs":{…},"outputs":[…]}}`, inputs and
     /// outputs in declaration order.
-    public static func ready(
+    package static func ready(
         viewModel: String, session: String,
         inputs: [(name: String, kind: InputKind)], outputs: [String]
     ) -> String {
@@ -13,7 +13,7 @@ public enum ServerMessageWriter {
 
     /// `{"signIn":{"user":"<name>","code":"<code>"}}`: a right login's hand-over code, which
     /// the page redeems for its session cookie (PROTOCOL.md, "Signing in").
-    public static func signIn(user: String, code: String) -> String {
+    package static func signIn(user: String, code: String) -> String {
         var json = "{\"signIn\":{\"user\":"
         json.appendJSONString(user)
         json.append(",\"code\":")
@@ -24,7 +24,7 @@ public enum ServerMessageWriter {
 
     /// `{"signedOut":{"reason":"<reason>"}}`: the sign-in of this session ended; the server
     /// closes the session next with code 4001.
-    public static func signedOut(reason: String) -> String {
+    package static func signedOut(reason: String) -> String {
         var json = "{\"signedOut\":{\"reason\":"
         json.appendJSONString(reason)
         json.append("}}")
@@ -32,13 +32,13 @@ public enum ServerMessageWriter {
     }
 
     /// `{"output":"<name>","value":<value>}`.
-    public static func output(_ name: String, value: some JSONValueEncodable) -> String {
+    package static func output(_ name: String, value: some JSONValueEncodable) -> String {
         OutputMessageTemplate(output: name).message(value)
     }
 
     /// `{"error":{"code":"<code>","message":"<message>"}}`, with `,"retryAfter":<seconds>`
     /// after the message when the error has a wait.
-    public static func error(_ error: ProtocolError) -> String {
+    package static func error(_ error: ProtocolError) -> String {
         var json = "{\"error\":{\"code\":\""
         json.append(error.code.rawValue)
         json.append("\",\"message\":")

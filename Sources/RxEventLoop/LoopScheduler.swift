@@ -1,3 +1,4 @@
+import EventLoop
 import Foundation
 import RxSwift
 import Synchronization
@@ -63,6 +64,11 @@ public struct LoopScheduler: MainSchedulerHost, Sendable {
         }
         return item
     }
+}
+
+extension EventLoop {
+    /// An Rx scheduler bound to this loop (install it with `MainScheduler.setHost(loop.scheduler)`).
+    public var scheduler: LoopScheduler { LoopScheduler(loop: self) }
 }
 
 /// One piece of scheduled work: runs at most once, on its loop, unless disposed first.

@@ -1,6 +1,7 @@
 import EventLoop
 import Foundation
 import NetworkTestSupport
+import RxEventLoop
 import RxSwift
 import XCTest
 
