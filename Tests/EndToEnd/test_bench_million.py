@@ -5,9 +5,12 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 from support import REPO, binary
 
 
+@pytest.mark.slow  # four processes and their fixed waits: 15 s or more
 def test_a_small_million_run_prints_its_line_with_every_session_right(tmp_path):
     done = subprocess.run(
         [sys.executable, str(REPO / "scripts/bench-million.py"), "--bin", str(binary("rxlive").parent),

@@ -11,6 +11,8 @@ from test_browser import assert_no_console_errors, browser, wait_until  # noqa: 
 
 
 
+pytestmark = pytest.mark.slow  # the example's build, and Chromium
+
 @pytest.fixture
 def server():
     process = support.start_example("Calculator", "calculator-server")

@@ -14,6 +14,8 @@ from test_example_signup import FIRST_VALUES, by_output, outputs, websocat_sessi
 PATH = "/ws/signup-observable"
 
 
+pytestmark = pytest.mark.slow  # the example's build, and Chromium
+
 @pytest.fixture
 def server():
     process = support.start_example("SignUp", "signup-server")

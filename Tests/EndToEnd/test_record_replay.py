@@ -130,6 +130,7 @@ def test_a_recording_that_is_not_one_is_refused_in_one_line(tmp_path):
     assert "not an RxLive recording" in result.stderr and len(result.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.slow  # the example's build
 def test_a_sign_up_session_with_its_services_latency_replays_the_same(tmp_path):
     if not (EXAMPLE_BIN / "signup-server").exists():
         pytest.fail(f"{EXAMPLE_BIN}/signup-server is missing: scripts/test builds it")

@@ -4,7 +4,7 @@
 # RxSwift checked out from RXSWIFT_GIT (a clone or mirror of github.com/ReactiveX/RxSwift) at
 # RXSWIFT_REF; the two binaries then take turns, row by row, so load on the machine lands on both.
 # Usage (from the repository's root):
-#   RXSWIFT_GIT=/path/to/RxSwift.git scripts/rx/bench-rxswift.sh [--runs N] [--rounds K] [--only SUBSTRING]
+#   RXSWIFT_GIT=/path/to/RxSwift.git scripts/rx/bench-rxswift.sh [--runs N] [--processes K] [--only SUBSTRING]
 # Each row takes the best of K processes of each binary (default 3), each the best of N runs:
 # on this machine a process's times move by a fifth with its memory layout, not only with load.
 set -euo pipefail
@@ -13,14 +13,14 @@ work=${RXSWIFT_BENCH_DIR:-/tmp/rxswift-bench}
 source_git=${RXSWIFT_GIT:-https://github.com/ReactiveX/RxSwift.git}
 ref=${RXSWIFT_REF:-HEAD}
 runs=3
-rounds=3
+processes=3
 only=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --runs) runs="$2"; shift 2 ;;
-        --rounds) rounds="$2"; shift 2 ;;
+        --processes) processes="$2"; shift 2 ;;
         --only) only="$2"; shift 2 ;;
-        *) echo "usage: scripts/rx/bench-rxswift.sh [--runs N] [--rounds K] [--only SUBSTRING]" >&2; exit 2 ;;
+        *) echo "usage: scripts/rx/bench-rxswift.sh [--runs N] [--processes K] [--only SUBSTRING]" >&2; exit 2 ;;
     esac
 done
 [ -f Sources/rx-bench/main.swift ] || { echo "run from the repository's root" >&2; exit 2; }
@@ -67,12 +67,12 @@ figures() {
 # The smaller of two figures ("nan" or empty counts as none).
 least() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || a == "nan" || (b != "" && b + 0 < a + 0)) print b; else print a }'; }
 
-echo "RxSwift $(git -C "$work/RxSwift" rev-parse --short HEAD), best of $rounds processes x $runs runs each; plain closures from our runs"
+echo "RxSwift $(git -C "$work/RxSwift" rev-parse --short HEAD), best of $processes processes x $runs runs each; plain closures from our runs"
 printf '%-42s %10s %10s %9s %10s %9s\n' workload "ours ms" "RxSwift ms" "RxSwift÷" "plain ms" "÷plain"
 "$ours" --list | while IFS= read -r name; do
     if [ -n "$only" ] && [[ "$name" != *"$only"* ]]; then continue; fi
     plain=""; rx=""; upstream=""
-    for _ in $(seq "$rounds"); do
+    for _ in $(seq "$processes"); do
         read -r p r < <(figures "$name" "$ours")
         read -r _ u < <(figures "$name" "$theirs" --rx-only)
         plain=$(least "$plain" "$p"); rx=$(least "$rx" "$r"); upstream=$(least "$upstream" "$u")
