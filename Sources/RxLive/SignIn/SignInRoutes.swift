@@ -36,11 +36,11 @@ enum SignInRoutes {
                 let form = SignInRequest(request)
                 let cleared = SignInCredential.clearCookie(secure: secure)
                 let signedOut = form.returnPath == nil ? json(200, "{\"signedOut\":true}", cookie: cleared) : form.redirect(setting: cleared)
-                guard let credential = SignInCredential(request, secure: secure), SignInSecret.isWellFormed(credential.token) else {
+                guard let token = SignInCredential(request, secure: secure)?.token, SignInSecret.isWellFormed(token) else {
                     return answer(signedOut)
                 }
                 backend.offLoop(request, answer: answer) {
-                    guard let session = try backend.store.revokeSession(token: credential.token) else { return signedOut }
+                    guard let session = try backend.store.revokeSession(token: token) else { return signedOut }
                     var revoked: [Revocation] = [.session(id: session.id)]
                     if everywhere {
                         try backend.store.revokeAllSessions(of: session.username)
