@@ -10,11 +10,13 @@ import struct
 import pytest
 
 import support
+from raw_websocket import RawWebSocket
 from test_sessions import READY_LOGIN, READY_SUM, Websocat, text, tap
 
 TOKEN = "e2e-dashboard-token-0123"
 READY_DASHBOARD = ('{"ready":{"viewModel":"dashboard","session":"SESSION",'
-                   '"inputs":{"watchSession":"text"},"outputs":["stats","watch"]}}')
+                   '"inputs":{"watchSession":"text","record":"text","exportTest":"text","downloadRecording":"text"},'
+                   '"outputs":["stats","watch","recording","download"]}}')
 
 
 @pytest.fixture(scope="module")
@@ -45,10 +47,14 @@ def first_frame(port, path):
             return status, None, b""
         while len(rest) < 2:
             rest += sock.recv(4096)
-        opcode, length = rest[0] & 0x0F, rest[1] & 0x7F
-        while len(rest) < 2 + length:
+        opcode, length, start = rest[0] & 0x0F, rest[1] & 0x7F, 2
+        if length == 126:  # a 16-bit length follows (the ready message is over 125 bytes)
+            while len(rest) < 4:
+                rest += sock.recv(4096)
+            length, start = struct.unpack("!H", rest[2:4])[0], 4
+        while len(rest) < start + length:
             rest += sock.recv(4096)
-        return status, opcode, rest[2:2 + length]
+        return status, opcode, rest[start:start + length]
 
 
 def next_output(client, name, timeout=5.0):
@@ -167,4 +173,64 @@ def test_a_watched_session_shows_its_inputs_and_outputs_as_marbles_in_order(serv
         assert next_output(board, "watch") == {"stopped": {}}
     finally:
         login.close()
+        board.close()
+
+
+# ---- recording on demand and "Export as test" ----------------------------------------------
+
+def sum_session_with(port, values):
+    """A sum session over a raw WebSocket that types `values` into number1..3; returns it open and its id."""
+    ws = RawWebSocket(port, "/ws/sum")
+    session = ws.receive_json()["ready"]["session"]
+    for index, value in enumerate(values):
+        ws.send_json({"input": f"number{index + 1}", "value": value})
+    return ws, session
+
+
+def raw_output(client, name):
+    for _ in range(50):
+        message = client.receive_json()
+        if message.get("output") == name:
+            return message["value"]
+    raise AssertionError(f"no {name} output")
+
+
+def test_record_records_new_sessions_of_one_view_model_from_their_open_and_exports_each_as_a_test(server):
+    board = RawWebSocket(server.port, f"/ws/dashboard?token={TOKEN}")
+    assert board.receive_json()["ready"]["viewModel"] == "dashboard"
+    assert raw_output(board, "recording") == {"viewModel": None}
+    before, before_id = sum_session_with(server.port, ["4"])
+    board.send_json({"input": "record", "value": "sum"})
+    assert raw_output(board, "recording") == {"viewModel": "sum"}
+    live, live_id = sum_session_with(server.port, ["1", "2", "3"])
+    assert live.receive_json() == {"output": "sum", "value": 6}
+    try:
+        # The live session's file so far: the header, its inputs and its output.
+        board.send_json({"input": "downloadRecording", "value": live_id})
+        got = raw_output(board, "download")
+        assert got["kind"] == "recording" and got["fileName"].endswith(f"-sum-{live_id}.rxlive.jsonl"), got
+        lines = [json.loads(line) for line in got["text"].splitlines()]
+        assert lines[0]["rxliveRecording"] == 1 and lines[0]["session"] == live_id
+        assert [line.get("input") or line.get("output") for line in lines[1:]] == ["number1", "number2", "number3", "sum"]
+
+        board.send_json({"input": "exportTest", "value": live_id})
+        got = raw_output(board, "download")
+        assert got["fileName"] == f"RecordedSumSession{live_id}Tests.swift", got
+        assert f"final class RecordedSumSession{live_id}Tests: XCTestCase" in got["text"]
+        assert '"number3": .text(scheduler.createHotObservable([.next(' in got["text"]
+        assert re.search(r'XCTAssertEqual\(outputSum.events, \[\.next\(\d+, "6"\)\]\)', got["text"]), got["text"]
+
+        # A session opened before Record was pressed was not recorded: a clear error, no file.
+        board.send_json({"input": "exportTest", "value": before_id})
+        assert raw_output(board, "download") == {
+            "session": before_id, "kind": "test", "error": f"session {before_id} was not recorded: press Record before its session opens"}
+        board.send_json({"input": "record", "value": ""})
+        assert raw_output(board, "recording") == {"viewModel": None}
+        after, after_id = sum_session_with(server.port, ["5"])
+        board.send_json({"input": "downloadRecording", "value": after_id})
+        assert "error" in raw_output(board, "download")
+        after.close()
+    finally:
+        before.close()
+        live.close()
         board.close()

@@ -19,6 +19,8 @@ final class SessionRegistry: Sendable {
     }
 
     private let state = Mutex(State())
+    /// The sessions' recordings a dashboard can export, and its Record control's state.
+    let recordings = DashboardRecordings()
     /// Marbles a viewer gets at most: a person reads a few a second, and a busy session
     /// makes thousands, whose messages would load the watched session's loop.
     let marbleLimit: RateLimit

@@ -15,7 +15,8 @@ final class SessionRecording: TapRecorder<Marble>, ServiceAnswering, @unchecked 
         var calls: [String: Int] = [:]
     }
 
-    private let path: String
+    /// The file (a dashboard's export reads it).
+    let path: String
     private let state: Mutex<State>
     /// When the session opened, on the marbles' clock.
     private let start = marbleClock()
@@ -124,6 +125,13 @@ final class SessionRecording: TapRecorder<Marble>, ServiceAnswering, @unchecked 
         }
         state.written += count
         state.buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes the buffered lines now, so a reader of the file sees the session so far.
+    func flushBuffered() {
+        state.withLock { state in
+            if state.descriptor >= 0 { flush(&state) }
+        }
     }
 
     /// The session closed: the last lines written, the file closed and counted.

@@ -109,8 +109,9 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
         // Strong, not weak (no side table): `close()` lets the graph and so this closure go.
         // Recording starts before the graph exists, so what the outputs emit on subscription is in it.
         var answers = answers
-        if let recorder = endpoint.configuration.recorder, wire.isRecorded {
-            answers = recorder.begin(self) ?? answers
+        // `--record`'s recorder, or a dashboard's that asked for this view model's new sessions.
+        if wire.isRecorded, let recorder = endpoint.configuration.recorder ?? endpoint.registry.recordings.recorder(for: wire.name) {
+            answers = endpoint.registry.recordings.begin(self, with: recorder) ?? answers
         }
         let client = WireClient(address: clientAddress, user: identity, refuse: { error in self.refuseFromService(error) },
                                 send: { message in self.sendOutput(message) }, answers: answers)

@@ -1,0 +1,88 @@
+import Foundation
+import Synchronization
+
+/// The recordings a dashboard can hand out: those it asked for (the "Record" control: new
+/// sessions of one view model, recorded from their open into a private folder of the system's
+/// temporary one) and those of `--record`. A recording starts when its session opens, since a
+/// replay builds the view model afresh: a session recorded from its middle would replay
+/// without the inputs before.
+///
+/// Costs nothing per message: a session opening asks `recorder(for:)`, one atomic load
+/// while nothing is armed.
+final class DashboardRecordings: Sendable {
+    /// Recordings asked for from a dashboard at most stay in its folder (oldest go first).
+    static let maxFiles = 200
+    static let maxBytes = 64 * 1024 * 1024
+    /// Sessions whose recording is remembered by id, newest last.
+    private static let remembered = 2000
+
+    private struct State {
+        /// The view model whose new sessions are recorded; nil for none.
+        var armed: String?
+        /// Made the first time a dashboard records.
+        var onDemand: SessionRecorder?
+        var byID: [String: Entry] = [:]
+        var order: [String] = []
+    }
+
+    private struct Entry {
+        let path: String
+        /// While its session is open: so an export sees the lines still buffered.
+        weak var recording: SessionRecording?
+    }
+
+    private let state = Mutex(State())
+    private let isArmed = Atomic<Bool>(false)
+
+    /// The recorder a new session of `viewModel` is recorded with on a dashboard's demand.
+    func recorder(for viewModel: String) -> SessionRecorder? {
+        guard isArmed.load(ordering: .relaxed) else { return nil }
+        return state.withLock { $0.armed == viewModel ? $0.onDemand : nil }
+    }
+
+    /// Starts recording `session` with `recorder`, remembering where, for an export.
+    func begin(_ session: Session, with recorder: SessionRecorder) -> SessionRecording? {
+        guard let recording = recorder.begin(session) else { return nil }
+        let id = session.id
+        state.withLock { state in
+            state.byID[id] = Entry(path: recording.path, recording: recording)
+            state.order.append(id)
+            if state.order.count > Self.remembered {
+                state.byID[state.order.removeFirst()] = nil
+            }
+        }
+        return recording
+    }
+
+    /// The view model whose new sessions are recorded now (nil: none).
+    var armed: String? { state.withLock { $0.armed } }
+
+    /// Records the sessions of `viewModel` that open from now on (an empty name stops).
+    /// - Throws: `RecordingError` when the private folder cannot be made.
+    func arm(_ viewModel: String) throws {
+        try state.withLock { state in
+            if !viewModel.isEmpty, state.onDemand == nil {
+                let folder = FileManager.default.temporaryDirectory.path
+                    + "/rxlive-dashboard-\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"
+                state.onDemand = try SessionRecorder(directory: folder, maxFiles: Self.maxFiles, maxBytes: Self.maxBytes)
+            }
+            state.armed = viewModel.isEmpty ? nil : viewModel
+            isArmed.store(state.armed != nil, ordering: .relaxed)
+        }
+    }
+
+    /// The lines recorded so far of session `id`, up to the last whole line, and its file's name.
+    /// - Throws: `RecordingError` when it was not recorded or its file is gone.
+    func contents(of id: String) throws -> (name: String, text: String) {
+        guard let entry = state.withLock({ $0.byID[id] }) else {
+            throw RecordingError(description: "session \(id) was not recorded: press Record before its session opens")
+        }
+        entry.recording?.flushBuffered()
+        guard let data = FileManager.default.contents(atPath: entry.path) else {
+            throw RecordingError(description: "the recording of session \(id) is no longer in its folder")
+        }
+        // A live session's recorder may be writing its next line just now.
+        let whole = data.lastIndex(of: UInt8(ascii: "\n")).map { data[...$0] } ?? Data()
+        return ((entry.path as NSString).lastPathComponent, String(decoding: whole, as: UTF8.self))
+    }
+}
