@@ -1,10 +1,13 @@
 // RxLive dashboard. Like the forms, it is a view-model session over the wire protocol
-// (PROTOCOL.md, "The dashboard"): it sends its one text input, `watchSession`, and draws the
-// `stats` and `watch` outputs. Everything is drawn here, on canvas and SVG, with no outside request.
+// (PROTOCOL.md, "The dashboard"): it sends the text inputs `watchSession`, `record`,
+// `exportTest` and `downloadRecording`, draws the `stats` and `watch` outputs, shows `recording`
+// and saves each `download` as a file. Everything is drawn here, on canvas and SVG, with no outside request.
 
 const HISTORY = 90; // samples kept per chart: a minute and a half at one a second
 const BACKOFF_FIRST_MS = 250;
 const BACKOFF_MAX_MS = 5000;
+import { bindRecording, showControls, showDownload, showRecording } from "/dashboard/recording.js";
+
 const byId = (id) => document.getElementById(id);
 
 /** The admin token: from the link rxlive logs (`#token=…`), kept for this tab only and taken out of the address bar. */
@@ -286,6 +289,7 @@ function showWatch(event) {
   const state = byId("watch-state");
   if (event.watching) {
     watch = { ...event.watching, marbles: [] };
+    showControls(watch);
     state.dataset.state = "watching";
     state.textContent = `Watching ${event.watching.viewModel} session ${event.watching.session}: time runs left to right; outputs sit under the input that caused them.`;
   } else if (event.marble) {
@@ -301,10 +305,12 @@ function showWatch(event) {
     state.textContent = `Session ${event.ended.session} closed: every lane completed.`;
   } else if (event.notFound) {
     watch = { lanes: [], marbles: [] };
+    showControls(watch);
     state.dataset.state = "notFound";
     state.textContent = `No live session has the id ${event.notFound.session}.`;
   } else if (event.stopped) {
     watch = { lanes: [], marbles: [] };
+    showControls(watch);
     state.dataset.state = "stopped";
     state.textContent = "Pick a session to see its inputs and outputs as they happen.";
   }
@@ -329,6 +335,9 @@ function connect() {
   }
   let socket = null;
   let failures = 0;
+  bindRecording(() => watch, (name, value) => {
+    if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ input: name, value }));
+  });
   const sendWatch = () => {
     if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ input: "watchSession", value: input.value }));
   };
@@ -358,6 +367,10 @@ function connect() {
         showStats(message.value);
       } else if (message.output === "watch") {
         showWatch(message.value);
+      } else if (message.output === "recording") {
+        showRecording(message.value);
+      } else if (message.output === "download") {
+        showDownload(message.value);
       } else if (message.error) {
         notice.textContent = message.error.message;
       }

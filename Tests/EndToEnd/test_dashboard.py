@@ -215,8 +215,9 @@ def test_record_records_new_sessions_of_one_view_model_from_their_open_and_expor
 
         board.send_json({"input": "exportTest", "value": live_id})
         got = raw_output(board, "download")
-        assert got["fileName"] == f"RecordedSumSession{live_id}Tests.swift", got
-        assert f"final class RecordedSumSession{live_id}Tests: XCTestCase" in got["text"]
+        type_name = f"RecordedSumSession{live_id[0].upper()}{live_id[1:]}Tests"  # the id's first letter capitalised
+        assert got["fileName"] == f"{type_name}.swift", got
+        assert f"final class {type_name}: XCTestCase" in got["text"]
         assert '"number3": .text(scheduler.createHotObservable([.next(' in got["text"]
         assert re.search(r'XCTAssertEqual\(outputSum.events, \[\.next\(\d+, "6"\)\]\)', got["text"]), got["text"]
 

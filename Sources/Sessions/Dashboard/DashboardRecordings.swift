@@ -21,8 +21,9 @@ final class DashboardRecordings: Sendable {
         var armed: String?
         /// Made the first time a dashboard records.
         var onDemand: SessionRecorder?
-        var byID: [String: Entry] = [:]
-        var order: [String] = []
+        /// By session id bits: an id typed with a leading zero is the same session.
+        var byID: [UInt64: Entry] = [:]
+        var order: [UInt64] = []
     }
 
     private struct Entry {
@@ -43,7 +44,7 @@ final class DashboardRecordings: Sendable {
     /// Starts recording `session` with `recorder`, remembering where, for an export.
     func begin(_ session: Session, with recorder: SessionRecorder) -> SessionRecording? {
         guard let recording = recorder.begin(session) else { return nil }
-        let id = session.id
+        let id = session.idBits
         state.withLock { state in
             state.byID[id] = Entry(path: recording.path, recording: recording)
             state.order.append(id)
@@ -74,7 +75,7 @@ final class DashboardRecordings: Sendable {
     /// The lines recorded so far of session `id`, up to the last whole line, and its file's name.
     /// - Throws: `RecordingError` when it was not recorded or its file is gone.
     func contents(of id: String) throws -> (name: String, text: String) {
-        guard let entry = state.withLock({ $0.byID[id] }) else {
+        guard let bits = UInt64(id, radix: 16), let entry = state.withLock({ $0.byID[bits] }) else {
             throw RecordingError(description: "session \(id) was not recorded: press Record before its session opens")
         }
         entry.recording?.flushBuffered()
