@@ -52,4 +52,40 @@ final class DashboardViewModelTests: XCTestCase {
         }
         XCTAssertEqual(Resources.total, start)
     }
+
+    func testRecordSaysTheStateAtOnceThenAfterEachRequestAndFilesComeOneAtATimeInOrder() {
+        let scheduler = TestScheduler(initialClock: 0)
+        var armed: String?
+        let viewModel = DashboardViewModel(
+            stats: .never(),
+            record: { name in
+                if let name { armed = name.isEmpty ? nil : name }
+                return RecordingControl(viewModel: armed)
+            },
+            download: { id, kind in
+                // The test takes 30 ticks, the recording 5: the recording asked later still comes after it.
+                Observable.just(DashboardDownload.file(session: id, kind: kind, name: "\(kind)", text: id))
+                    .delay(.seconds(kind == .test ? 30 : 5), scheduler: scheduler)
+            },
+            watchSession: { _ in .never() })
+        let output = viewModel.transform(input: .init(
+            watchSession: .never(),
+            record: scheduler.createHotObservable([.next(210, " sum "), .next(250, "")]).asObservable(),
+            exportTest: scheduler.createHotObservable([.next(220, " 5a ")]).asObservable(),
+            downloadRecording: scheduler.createHotObservable([.next(225, "6b")]).asObservable()))
+        let recording = scheduler.createObserver(RecordingControl.self)
+        let files = scheduler.createObserver(DashboardDownload.self)
+        let subscriptions = [output.recording.subscribe(recording), output.download.subscribe(files)]
+        scheduler.start()
+        XCTAssertEqual(recording.events, [
+            .next(0, RecordingControl(viewModel: nil)), .next(210, RecordingControl(viewModel: "sum")),
+            .next(250, RecordingControl(viewModel: nil)),
+        ])
+        XCTAssertEqual(files.events, [
+            .next(250, .file(session: "5a", kind: .test, name: "test", text: "5a")),
+            // Asked for at 225, made only once the test's completed (251, a tick after its element): 5 ticks later.
+            .next(256, .file(session: "6b", kind: .recording, name: "recording", text: "6b")),
+        ])
+        subscriptions.forEach { $0.dispose() }
+    }
 }
