@@ -225,6 +225,10 @@ def test_record_records_new_sessions_of_one_view_model_from_their_open_and_expor
         board.send_json({"input": "exportTest", "value": before_id})
         assert raw_output(board, "download") == {
             "session": before_id, "kind": "test", "error": f"session {before_id} was not recorded: press Record before its session opens"}
+        # A view model the server does not record (the dashboard) or does not serve: a clear error, nothing armed.
+        for name in ("dashboard", "nosuch"):
+            board.send_json({"input": "record", "value": name})
+            assert raw_output(board, "recording") == {"viewModel": "sum", "error": f'this server records no view model named "{name}"'}
         board.send_json({"input": "record", "value": ""})
         assert raw_output(board, "recording") == {"viewModel": None}
         after, after_id = sum_session_with(server.port, ["5"])

@@ -19,6 +19,8 @@ final class DashboardRecordings: Sendable {
     private struct State {
         /// The view model whose new sessions are recorded; nil for none.
         var armed: String?
+        /// The served view models that may be recorded; nil: any (a registry of its own, in tests).
+        var recordable: Set<String>?
         /// Made the first time a dashboard records.
         var onDemand: SessionRecorder?
         /// By session id bits: an id typed with a leading zero is the same session.
@@ -58,10 +60,19 @@ final class DashboardRecordings: Sendable {
     /// The view model whose new sessions are recorded now (nil: none).
     var armed: String? { state.withLock { $0.armed } }
 
+    /// The view models `arm` accepts: those served and not `.notRecorded()`.
+    func allow(_ viewModels: [String]) {
+        state.withLock { $0.recordable = Set(viewModels) }
+    }
+
     /// Records the sessions of `viewModel` that open from now on (an empty name stops).
-    /// - Throws: `RecordingError` when the private folder cannot be made.
+    /// - Throws: `RecordingError` when this server does not record that view model or the
+    ///   private folder cannot be made.
     func arm(_ viewModel: String) throws {
         try state.withLock { state in
+            if !viewModel.isEmpty, let recordable = state.recordable, !recordable.contains(viewModel) {
+                throw RecordingError(description: "this server records no view model named \"\(viewModel.prefix(100))\"")
+            }
             if !viewModel.isEmpty, state.onDemand == nil {
                 let folder = FileManager.default.temporaryDirectory.path
                     + "/rxlive-dashboard-\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"

@@ -20,6 +20,7 @@ public enum SessionRoutes {
         // A view model behind the admin token (the dashboard's) is served only when there is one.
         let served = (viewModels + [.dashboard(monitor: monitor)])
             .filter { $0.access != .adminToken || configuration.adminToken != nil }
+        monitor.registry.recordings.allow(served.filter(\.isRecorded).map(\.name))
         var names = Set<String>()
         for wire in served {
             precondition(names.insert(wire.name).inserted, "two view models are named \(wire.name)")
