@@ -13,6 +13,8 @@ final class DashboardRecordings: Sendable {
     /// Recordings asked for from a dashboard at most stay in its folder (oldest go first).
     static let maxFiles = 200
     static let maxBytes = 64 * 1024 * 1024
+    /// The largest recording a dashboard is sent (one WebSocket message).
+    static let maxDownload = 16 * 1024 * 1024
     /// Sessions whose recording is remembered by id, newest last.
     private static let remembered = 2000
 
@@ -90,6 +92,11 @@ final class DashboardRecordings: Sendable {
             throw RecordingError(description: "session \(id) was not recorded: press Record before its session opens")
         }
         entry.recording?.flushBuffered()
+        let size = (try? FileManager.default.attributesOfItem(atPath: entry.path)[.size] as? Int) ?? 0
+        guard size <= Self.maxDownload else {
+            throw RecordingError(description: "the recording of session \(id) holds \(size / 1_048_576) MiB, over the "
+                                 + "\(Self.maxDownload / 1_048_576) MiB a dashboard hands out: take it from \(entry.path)")
+        }
         guard let data = FileManager.default.contents(atPath: entry.path) else {
             throw RecordingError(description: "the recording of session \(id) is no longer in its folder")
         }
