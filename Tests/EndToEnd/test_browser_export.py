@@ -13,7 +13,7 @@ from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.chrome.service import Service
 
 from raw_websocket import RawWebSocket
-from support import start_rxlive
+from support import ARTIFACTS, start_rxlive
 from test_browser import (ADMIN_TOKEN, CHROMEDRIVER, CHROMIUM, LOGIN_DELAY, assert_no_console_errors, element,
                           is_enabled, marbles, open_dashboard, open_page, text_of, wait_until, watch_newest)
 
@@ -105,6 +105,8 @@ def test_export_as_test_downloads_the_xctest_case_of_the_watched_sum_session(ser
         wait_until(browser, "the page says the test is saved",
                    lambda: element(browser, "download-state").get_attribute("data-file") == name)
         test = downloaded(browser, downloads, name)
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        assert browser.save_screenshot(str(ARTIFACTS / "dashboard-export-as-test.png"))
         assert f"final class {case_class('sum', session)}: XCTestCase" in test
         assert f'session {session} of "sum"' in test
         for name_, value in (("number1", "7"), ("number2", "30"), ("number3", "5")):
