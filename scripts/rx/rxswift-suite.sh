@@ -8,19 +8,23 @@
 # AllTestz target depends on this repository's RxSwift, RxCocoa, RxRelay, RxBlocking and RxTest
 # (a path dependency), builds it, runs it, and counts the results.
 # Usage (from the repository's root):
-#   [RXSWIFT_GIT=/path/to/RxSwift(.git)|URL] [RXSWIFT_REF=HEAD] scripts/rx/rxswift-suite.sh [--min N]
+#   [RXSWIFT_GIT=/path/to/RxSwift(.git)|URL] [RXSWIFT_REF=HEAD] scripts/rx/rxswift-suite.sh [--min N] [--against-rxswift]
 # Prints `rxswift-suite: passed=P failed=F total=T` and the failing tests; exits 0 only when P >= N
 # (default 1095), 2 when RxSwift's repository or this package cannot be found.
+# --against-rxswift runs the same suite against RxSwift's own modules instead, for comparison on
+# this machine (see the comment there for the one test file it leaves out).
 set -euo pipefail
 repo=$(pwd)
 work=${RXSWIFT_SUITE_DIR:-/tmp/rxswift-suite-$(basename "$repo")}
 source_git=${RXSWIFT_GIT:-/work/.mirror/ReactiveX+RxSwift/repo}
 ref=${RXSWIFT_REF:-HEAD}
 minimum=1095
+against=ours
 while [ $# -gt 0 ]; do
     case "$1" in
         --min) minimum="$2"; shift 2 ;;
-        *) echo "usage: scripts/rx/rxswift-suite.sh [--min N]" >&2; exit 2 ;;
+        --against-rxswift) against=rxswift; shift ;;
+        *) echo "usage: scripts/rx/rxswift-suite.sh [--min N] [--against-rxswift]" >&2; exit 2 ;;
     esac
 done
 [ -f Sources/RxSwift/Core/Resources.swift ] || { echo "run from the repository's root" >&2; exit 2; }
@@ -41,7 +45,7 @@ git -C "$rxswift_git" archive "$commit" Sources/AllTestz Tests Platform RxSwift 
 
 # The suite package. Sources/AllTestz in RxSwift is a folder of symbolic links; cp -L copies
 # the files they name, unchanged.
-package=$work/suite
+package=$work/suite-$against
 rm -rf "$package/Sources"
 mkdir -p "$package/Sources/AllTestz"
 cp -L --preserve=timestamps "$work/RxSwift/Sources/AllTestz/"*.swift "$package/Sources/AllTestz/"
@@ -57,7 +61,39 @@ extension XCTestCase {
     }
 }
 SHIM
-identity=$(basename "$repo" | tr '[:upper:]' '[:lower:]')
+dependency=$repo
+if [ "$against" = rxswift ]; then
+    # RxSwift's modules as a package of their own: its Package.swift builds RxCocoa on Apple
+    # platforms only, but RxCocoa builds on Linux without its Objective-C runtime folder.
+    dependency=$work/rxswift-linux
+    rm -rf "$dependency"/Rx* "$dependency/Platform"
+    mkdir -p "$dependency"
+    git -C "$rxswift_git" archive "$commit" RxSwift RxRelay RxBlocking RxTest RxCocoa Platform | tar x -C "$dependency"
+    cat > "$dependency/Package.swift" <<'MANIFEST'
+// swift-tools-version:5.9
+import PackageDescription
+
+let package = Package(
+    name: "RxSwift",
+    products: ["RxSwift", "RxRelay", "RxBlocking", "RxTest", "RxCocoa"].map { .library(name: $0, targets: [$0]) },
+    targets: [
+        .target(name: "RxSwift", path: "RxSwift", exclude: ["PrivacyInfo.xcprivacy", "Info.plist"]),
+        .target(name: "RxRelay", dependencies: ["RxSwift"], path: "RxRelay", exclude: ["PrivacyInfo.xcprivacy", "Info.plist"]),
+        .target(name: "RxBlocking", dependencies: ["RxSwift"], path: "RxBlocking", exclude: ["Info.plist"]),
+        .target(name: "RxTest", dependencies: ["RxSwift"], path: "RxTest", exclude: ["Info.plist"]),
+        .target(name: "RxCocoa", dependencies: ["RxSwift", "RxRelay"], path: "RxCocoa",
+                exclude: ["Runtime", "PrivacyInfo.xcprivacy", "Info.plist"]),
+    ],
+    swiftLanguageVersions: [.v5]
+)
+MANIFEST
+    # RxSwift's RxCocoa has no NotificationCenter.rx on Linux, so its NotificationCenterTests
+    # (2 tests) cannot build against it: that file and its class in the LinuxMain are left out.
+    rm "$package/Sources/AllTestz/NotificationCenterTests.swift"
+    awk '/^final class NSNotificationCenterTests_ / { skip = 1 } !skip && !/testCase\(NSNotificationCenterTests_/ { print } skip && /^}$/ { skip = 0 }' \
+        "$work/RxSwift/Sources/AllTestz/main.swift" >"$package/Sources/AllTestz/main.swift"
+fi
+identity=$(basename "$dependency" | tr '[:upper:]' '[:lower:]')
 cat > "$package/Package.swift" <<MANIFEST
 // swift-tools-version:6.0
 import PackageDescription
@@ -65,7 +101,7 @@ import PackageDescription
 // RxSwift's AllTestz, as RxSwift's own Linux build makes it, against RxLive's Rx library.
 let package = Package(
     name: "RxSwiftSuite",
-    dependencies: [.package(path: "$repo")],
+    dependencies: [.package(path: "$dependency")],
     targets: [
         .executableTarget(name: "AllTestz", dependencies: [
             .product(name: "RxSwift", package: "$identity"),
@@ -78,9 +114,9 @@ let package = Package(
     swiftLanguageModes: [.v5]
 )
 MANIFEST
-echo "rxswift-suite: RxSwift $commit, building AllTestz against $repo" >&2
+echo "rxswift-suite: RxSwift $commit, building AllTestz against $dependency" >&2
 if ! (cd "$package" && swift build --product AllTestz) >"$work/build.log" 2>&1; then
-    grep -E "error:" "$work/build.log" | sort -u | head -n 40 >&2
+    grep -E "error:" "$work/build.log" | sort -u | awk 'NR <= 40' >&2
     echo "rxswift-suite: the build failed (all of it in $work/build.log)" >&2
     exit 1
 fi
