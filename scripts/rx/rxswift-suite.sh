@@ -9,6 +9,8 @@
 # (a path dependency), builds it, runs it, and counts the results.
 # Usage (from the repository's root):
 #   [RXSWIFT_GIT=/path/to/RxSwift(.git)|URL] [RXSWIFT_REF=HEAD] scripts/rx/rxswift-suite.sh [--min N] [--against-rxswift]
+# RXSWIFT_SUITE_TIMEOUT (seconds, default 900) bounds each AllTestz process; RXSWIFT_SUITE_DIR is
+# the work folder (default /tmp/rxswift-suite-<checkout's folder name>).
 # Prints `rxswift-suite: passed=P failed=F total=T` and the failing tests; exits 0 only when P >= N
 # (default 1095), 2 when RxSwift's repository or this package cannot be found.
 # --against-rxswift runs the same suite against RxSwift's own modules instead, for comparison on
@@ -98,7 +100,7 @@ cat > "$package/Package.swift" <<MANIFEST
 // swift-tools-version:6.0
 import PackageDescription
 
-// RxSwift's AllTestz, as RxSwift's own Linux build makes it, against RxLive's Rx library.
+// RxSwift's AllTestz, as RxSwift's own Linux build makes it, against the Rx modules of $dependency.
 let package = Package(
     name: "RxSwiftSuite",
     dependencies: [.package(path: "$dependency")],
@@ -155,7 +157,7 @@ failed=$(printf '%s' "$failed_names" | grep -c . || true)
 echo "rxswift-suite: passed=$passed failed=$failed total=$total"
 if [ -n "$failed_names" ]; then
     while read -r name; do
-        how=$(grep -m1 -F "$name :" "$work/run.log" | sed 's/.*error: [^:]* : //' | cut -c1-160)
+        how=$( { grep -m1 -F "$name :" "$work/run.log" || true; } | sed 's/.*error: [^:]* : //' | cut -c1-160)
         grep -q -F "AllTestz.${name/./\/} " "$work/lost.txt" && how="the process ended in this test (crash or time limit)"
         echo "  failed: ${name/_./.}: $how"
     done <<<"$failed_names"
