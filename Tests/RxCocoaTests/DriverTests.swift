@@ -210,10 +210,26 @@ final class DriverTests: RxCocoaTestCase {
             XCTAssertTrue(DriverSharingStrategy.scheduler as AnyObject === scheduler)
             XCTAssertTrue(SignalSharingStrategy.scheduler as AnyObject === scheduler)
         }
-        XCTAssertTrue(SharingScheduler.make() as AnyObject === MainScheduler.instance)
+        XCTAssertTrue(SharingScheduler.make() is MainScheduler)
         struct Thrown: Error {}
         XCTAssertThrowsError(try SharingScheduler.mock(makeScheduler: { scheduler }) { throw Thrown() })
-        XCTAssertTrue(DriverSharingStrategy.scheduler as AnyObject === MainScheduler.instance, "restored after a throw")
+        XCTAssertTrue(DriverSharingStrategy.scheduler is MainScheduler, "restored after a throw")
+    }
+
+    /// Outside `mock`, each shared sequence gets a main scheduler of its own, as in RxSwift:
+    /// a driver driving a relay from inside its own delivery reaches the relay's driver at
+    /// once on the main thread, instead of queueing behind the first driver's work.
+    func testDriversDrivingARelayDeliverInOrderAtOnceOnTheMainThread() {
+        MainScheduler.resetHost()
+        XCTAssertFalse(SharingScheduler.make() as AnyObject === SharingScheduler.make() as AnyObject)
+        let recorder = TestScheduler(initialClock: 0)
+        let observer = recorder.createObserver(String.self)
+        let relay = BehaviorRelay(value: "initial")
+        let bag = DisposeBag()
+        relay.asDriver().drive(observer).disposed(by: bag)
+        Observable.just("first").asDriver(onErrorJustReturn: "").drive(relay).disposed(by: bag)
+        Driver.just("second").drive(relay).disposed(by: bag)
+        XCTAssertEqual(observer.events, [.next(0, "initial"), .next(0, "first"), .next(0, "second")])
     }
 
     @MainActor

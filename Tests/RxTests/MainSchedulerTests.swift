@@ -61,6 +61,33 @@ final class MainSchedulerTests: RxTestCase {
         XCTAssertEqual(order.values, [1, 2])
     }
 
+    /// Each `MainScheduler()` counts only its own work, as RxSwift's: work one of them queued
+    /// (here from inside its own inline action) does not make another queue as well.
+    func testEachMainSchedulerCountsItsOwnPendingWork() {
+        let first = MainScheduler()
+        let second = MainScheduler()
+        var order: [String] = []
+        _ = first.schedule(()) { _ in
+            order.append("first")
+            _ = first.schedule(()) { _ in
+                order.append("first again, queued")
+                return Disposables.create()
+            }
+            _ = second.schedule(()) { _ in
+                order.append("second, inline")
+                return Disposables.create()
+            }
+            _ = MainScheduler.instance.schedule(()) { _ in
+                order.append("instance, inline")
+                return Disposables.create()
+            }
+            return Disposables.create()
+        }
+        XCTAssertEqual(order, ["first", "second, inline", "instance, inline"])
+        XCTAssertTrue(runMainLoop { order.count == 4 })
+        XCTAssertEqual(order.last, "first again, queued")
+    }
+
     /// From another thread, work is queued to the main thread.
     func testInstanceFromAnotherThreadRunsOnTheMainThread() {
         let ranOnMain = Flag()

@@ -7,7 +7,7 @@ public typealias Driver<Element> = SharedSequence<DriverSharingStrategy, Element
 
 /// The sharing strategy of `Driver`.
 public struct DriverSharingStrategy: SharingStrategyProtocol {
-    /// `SharingScheduler.make()`: `MainScheduler.instance` outside tests.
+    /// `SharingScheduler.make()`: a new `MainScheduler()` outside tests.
     public static var scheduler: SchedulerType {
         SharingScheduler.make()
     }

@@ -1,12 +1,13 @@
 import Foundation
 import RxSwift
 
-/// Makes the scheduler of `Driver` and `Signal`: `MainScheduler.instance` (in rxlive, the
-/// connection's event loop), or a test scheduler inside `mock`.
+/// Makes the scheduler of `Driver` and `Signal`: a new `MainScheduler()` for each shared
+/// sequence, as RxSwift does, so that each counts its own queued work (in rxlive, the main
+/// thread is the connection's event loop), or a test scheduler inside `mock`.
 public enum SharingScheduler {
     private static let lock = NSLock()
     /// Guarded by `lock`.
-    nonisolated(unsafe) private static var maker: () -> SchedulerType = { MainScheduler.instance }
+    nonisolated(unsafe) private static var maker: () -> SchedulerType = { MainScheduler() }
 
     /// Makes the scheduler shared sequences deliver on.
     ///

@@ -7,7 +7,7 @@ public typealias Signal<Element> = SharedSequence<SignalSharingStrategy, Element
 
 /// The sharing strategy of `Signal`.
 public struct SignalSharingStrategy: SharingStrategyProtocol {
-    /// `SharingScheduler.make()`: `MainScheduler.instance` outside tests.
+    /// `SharingScheduler.make()`: a new `MainScheduler()` outside tests.
     public static var scheduler: SchedulerType {
         SharingScheduler.make()
     }

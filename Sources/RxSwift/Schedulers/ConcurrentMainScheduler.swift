@@ -28,7 +28,7 @@ public final class ConcurrentMainScheduler: SchedulerType, Sendable {
         if host.mayRunInline {
             return action(state)
         }
-        return host.enqueue(state, counted: false, action: action)
+        return host.enqueue(state, countedIn: nil, action: action)
     }
 
     /// Schedules `action` on the main thread after `dueTime`.

@@ -12,8 +12,10 @@ public protocol MainSchedulerHost: SchedulerType {
 
 /// The application's main thread as a scheduler, as RxSwift's `MainScheduler`: `schedule`
 /// runs the action at once when called on the main thread with no main-thread work of this
-/// scheduler pending or running (a counter, like RxSwift's `numberEnqueued`), and queues it
-/// otherwise; `asyncInstance` always queues.
+/// scheduler pending or running (a counter per scheduler, like RxSwift's `numberEnqueued`),
+/// and queues it otherwise; `asyncInstance` always queues. Each `MainScheduler()` counts its
+/// own work, as in RxSwift, so work one queued (a Driver's, say) does not stop another from
+/// running inline.
 ///
 /// Without a host, the main thread is the process's: work goes to `DispatchQueue.main`, so
 /// something must drive it (`dispatchMain()`, a run loop, `toBlocking()` on the main thread).
@@ -24,14 +26,25 @@ public protocol MainSchedulerHost: SchedulerType {
 /// for the work scheduled from it: keep a sequence observed on `MainScheduler` on one loop.
 public final class MainScheduler: SerialDispatchQueueScheduler, @unchecked Sendable { // only immutable state; the slot locks itself
     /// The main scheduler.
-    public static let instance = MainScheduler()
+    public static let instance = MainScheduler(countsOnHost: ())
 
     /// The main scheduler for work that must always be queued, never run inline.
     public static let asyncInstance: SerialDispatchQueueScheduler = MainAsyncScheduler()
 
-    /// A main scheduler. Use `instance`: every main scheduler shares the host and its count
-    /// of pending work.
+    /// This scheduler's work queued or running inline; `nil` for `instance`, which counts on
+    /// the host (a new host starts from zero).
+    private let ownPending: PendingMainWork?
+
+    /// A main scheduler on the shared host, counting its own pending work (as RxSwift's
+    /// `MainScheduler()`, which `SharingScheduler` makes one of for each shared sequence).
     public init() {
+        ownPending = PendingMainWork()
+        super.init(serialQueue: DispatchQueue.main)
+    }
+
+    /// `instance`, whose count is the host's.
+    private init(countsOnHost: Void) {
+        ownPending = nil
         super.init(serialQueue: DispatchQueue.main)
     }
 
@@ -74,13 +87,14 @@ public final class MainScheduler: SerialDispatchQueueScheduler, @unchecked Senda
 
     override func scheduleInternal<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
         let host = MainThreadHost.current
-        let previouslyEnqueued = host.enqueued.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue
+        let pending = ownPending ?? host.pending
+        let previouslyEnqueued = pending.count.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue
         if previouslyEnqueued == 0 && host.mayRunInline {
             let disposable = action(state)
-            host.enqueued.wrappingSubtract(1, ordering: .releasing)
+            pending.count.wrappingSubtract(1, ordering: .releasing)
             return disposable
         }
-        return host.enqueue(state, counted: true, action: action)
+        return host.enqueue(state, countedIn: pending, action: action)
     }
 
     override func scheduleRelativeInternal<StateType>(_ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable) -> Disposable {
@@ -104,7 +118,7 @@ private final class MainAsyncScheduler: SerialDispatchQueueScheduler, @unchecked
     }
 
     override func scheduleInternal<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
-        MainThreadHost.current.enqueue(state, counted: false, action: action)
+        MainThreadHost.current.enqueue(state, countedIn: nil, action: action)
     }
 
     override func scheduleRelativeInternal<StateType>(_ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable) -> Disposable {
@@ -125,7 +139,7 @@ final class MainThreadHost: @unchecked Sendable {
     let host: (any SchedulerType)?
     private let threadOwner: (any MainSchedulerHost)?
     /// Work of `MainScheduler.instance` queued on this host or running inline, not finished.
-    let enqueued = Atomic<Int>(0)
+    let pending = PendingMainWork()
     private let mainQueue = DispatchQueueConfiguration(queue: DispatchQueue.main, leeway: .nanoseconds(0))
 
     init(host: (any SchedulerType)?) {
@@ -157,10 +171,10 @@ final class MainThreadHost: @unchecked Sendable {
         return threadOwner?.isOnHostThread ?? true
     }
 
-    /// Queues `action` (never inline); `counted` work leaves `enqueued` once it ran or was
+    /// Queues `action` (never inline); work `countedIn` a count leaves it once it ran or was
     /// skipped.
-    func enqueue<StateType>(_ state: StateType, counted: Bool, action: @escaping (StateType) -> Disposable) -> Disposable {
-        let work = CountedWork(state: state, action: action, countedIn: counted ? self : nil)
+    func enqueue<StateType>(_ state: StateType, countedIn pending: PendingMainWork?, action: @escaping (StateType) -> Disposable) -> Disposable {
+        let work = CountedWork(state: state, action: action, countedIn: pending)
         let box = UncheckedSendableBox(value: work)
         if let host {
             _ = host.schedule(()) { _ in
@@ -195,10 +209,10 @@ final class MainThreadHost: @unchecked Sendable {
 private final class CountedWork<StateType>: Cancelable {
     private let state: StateType
     private let action: (StateType) -> Disposable
-    private let countedIn: MainThreadHost?
+    private let countedIn: PendingMainWork?
     private let result = SingleAssignmentDisposable()
 
-    init(state: StateType, action: @escaping (StateType) -> Disposable, countedIn: MainThreadHost?) {
+    init(state: StateType, action: @escaping (StateType) -> Disposable, countedIn: PendingMainWork?) {
         self.state = state
         self.action = action
         self.countedIn = countedIn
@@ -212,7 +226,7 @@ private final class CountedWork<StateType>: Cancelable {
         if !result.isDisposed {
             result.setDisposable(action(state))
         }
-        countedIn?.enqueued.wrappingSubtract(1, ordering: .releasing)
+        countedIn?.count.wrappingSubtract(1, ordering: .releasing)
     }
 
     func dispose() {
@@ -222,4 +236,9 @@ private final class CountedWork<StateType>: Cancelable {
     deinit {
         Resources.add(-1)
     }
+}
+
+/// A main scheduler's work queued on the main thread or running inline, not yet finished.
+final class PendingMainWork: Sendable {
+    let count = Atomic<Int>(0)
 }
