@@ -111,6 +111,9 @@ class SessionOutputSink {
     /// The output stream failed.
     @usableFromInline
     final func failed(_ error: Error) { session.outputFailed(error) }
+    /// Whether a viewer or a recording may want the session's events: one atomic load.
+    @usableFromInline
+    final var hasTrace: Bool { session.isTraced }
     /// An output element as its message (UTF-8, valid during the call) for a viewer on the
     /// dashboard and a recording, whichever the session has: one atomic load when neither.
     @usableFromInline
@@ -131,9 +134,14 @@ class SessionOutputSink {
     final func deliver<Element: JSONValueEncodable>(_ event: Event<Element>, of description: WireOutputDescription) {
         switch event {
         case .next(let element):
-            description.template.withMessage(element) { message in
-                recorded(message: message, of: description)
-                output(utf8: message)
+            // Told first, so that an untraced session's message takes the short closure.
+            if hasTrace {
+                description.template.withMessage(element) { message in
+                    recorded(message: message, of: description)
+                    output(utf8: message)
+                }
+            } else {
+                description.template.withMessage(element) { output(utf8: $0) }
             }
         case .error(let error):
             recorded(error, of: description)

@@ -57,6 +57,7 @@ final class SessionRecording: ServiceAnswering, @unchecked Sendable {  // mutabl
     /// the time: it is copied. Any other is written from the event: `{"t":…,"input":"<name>"`
     /// and its value as a JSON string or as the JSON given, or nothing for a tap. A secret's
     /// line has its length only, never the value.
+    @inline(__always)  // into the session's message path: a call and its frame less per input
     func input(_ event: InputTable.Event, message: UnsafeRawBufferPointer, isPlain: Bool) {
         let t = time()
         let index = event.index
@@ -129,6 +130,7 @@ final class SessionRecording: ServiceAnswering, @unchecked Sendable {  // mutabl
 
     /// An output element: `message` is `{"output":"<name>","value":<value>}` as the client
     /// gets it, so the line is the message with the time put first.
+    @inline(__always)  // as `input`
     func output(message: UnsafeRawBufferPointer) {
         writeLine(at: time(), continuing: message)
     }
@@ -136,15 +138,10 @@ final class SessionRecording: ServiceAnswering, @unchecked Sendable {  // mutabl
     /// `{"t":<t>,` and `message` but its first byte (a `{`), and a newline: the line of a message
     /// that is already it but for the time. The most frequent lines, so written with no
     /// closure, all in reserved room.
+    @inline(__always)
     private func writeLine(at t: UInt64, continuing message: UnsafeRawBufferPointer) {
         let rest = UnsafeRawBufferPointer(rebasing: message[1...])  // a message is never empty
-        write(room: 5 &+ RecordingBuffer.roomForDecimal &+ 1 &+ rest.count &+ 1) { line in
-            line.put("{\"t\":")
-            line.put(decimal: t)
-            line.put(UInt8(ascii: ","))
-            line.put(rest)
-            line.put(UInt8(ascii: "\n"))
-        }
+        write(room: 5 &+ RecordingBuffer.roomForDecimal &+ 1 &+ rest.count &+ 1) { $0.putTimedLine(t, continuing: rest) }
     }
 
     /// An output failed: `{"t":…,"output":"<name>","error":"<error>"}`.

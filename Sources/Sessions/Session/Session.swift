@@ -204,19 +204,18 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
         case .text(let value) where wire.secretInputs[event.index]:
             return Marble(lane: lane, kind: .next, length: value.count, timeMicroseconds: time)
         case .text(let value):
-            return Marble(lane: lane, kind: .next, label: value, timeMicroseconds: time, recordedAs: .string)
+            return Marble(lane: lane, kind: .next, label: value, timeMicroseconds: time)
         case .value(let value):
             let text: String
-            let form: Marble.RecordedForm
             switch value {
-            case .string(let string): (text, form) = (string, .string)
-            case .json(let raw): (text, form) = (raw, .json)
-            case .absent: (text, form) = ("", .string)  // never accepted: nothing decodes from no value
+            case .string(let string): text = string
+            case .json(let raw): text = raw
+            case .absent: text = ""  // never accepted: nothing decodes from no value
             }
             if wire.secretInputs[event.index] {
                 return Marble(lane: lane, kind: .next, length: text.count, timeMicroseconds: time)
             }
-            return Marble(lane: lane, kind: .next, label: text, timeMicroseconds: time, recordedAs: form)
+            return Marble(lane: lane, kind: .next, label: text, timeMicroseconds: time)
         }
     }
 
@@ -280,6 +279,9 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
         if case .set = trace.recording.setIfEmpty(recording) { return true }
         return false
     }
+
+    /// Whether the session has a trace: someone watched it or it is recorded.
+    var isTraced: Bool { traceTap.object != nil }
 
     /// An output element, `message` as the client gets it: a marble while someone watches,
     /// a line while recorded.
