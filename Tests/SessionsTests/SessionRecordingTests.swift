@@ -74,6 +74,52 @@ final class SessionRecordingTests: XCTestCase {
         XCTAssertTrue(recording.events.contains { if case .answer(_, "login", 0, .element("true"), true) = $0 { true } else { false } }, text)
     }
 
+    /// The lines with their times taken out.
+    private func untimedLines(_ path: String) throws -> [String] {
+        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").dropFirst().map {
+            String($0).replacing(/^\{"t":[0-9]+,/, with: "{")
+        }
+    }
+
+    func testAnInputIsTheSameLineWhetherItsMessageIsCopiedOrWrittenFromTheEvent() throws {
+        let recorder = try SessionRecorder(directory: folder, maxFiles: 10, maxBytes: 1 << 20)
+        _ = recordedSession(servedWire("sum"), recorder: recorder, messages: [
+            #"{"input":"number1","value":"1"}"#,  // plain: copied
+            #"{ "input": "number2", "value": "2" }"#,  // spaced: written
+            #"{"value":"3","input":"number3"}"#,  // keys the other way round: written
+            #"{"input":"number1","value":"a\"b\u00e9\n\u0001"}"#,  // escapes: written, escaped as a JSON string
+            #"{"input":"number1","value":"10"}"#,
+        ])
+        XCTAssertEqual(try untimedLines(try recordings()[0]), [
+            #"{"input":"number1","value":"1"}"#,
+            #"{"input":"number2","value":"2"}"#,
+            #"{"input":"number3","value":"3"}"#,
+            #"{"output":"sum","value":6}"#,
+            #"{"input":"number1","value":"a\"bé\n\u0001"}"#,
+            #"{"output":"sum","value":5}"#,  // not a number: 0
+            #"{"input":"number1","value":"10"}"#,
+            #"{"output":"sum","value":15}"#,
+            #"{"end":"closed"}"#,
+        ])
+    }
+
+    func testATapAndASecretInEveryShapeAreWrittenWithoutTheSecret() throws {
+        let recorder = try SessionRecorder(directory: folder, maxFiles: 10, maxBytes: 1 << 20)
+        var forms = FormsSettings()
+        forms.loginService = { _ in ImmediateLoginService() }
+        _ = recordedSession(servedWire("login", forms: forms), recorder: recorder, messages: [
+            #"{"input":"password","value":"hunter22"}"#, #"{ "input":"password", "value":"hunter2\u0032" }"#,
+            #"{"input":"loginTapped"}"#, #"{ "input" : "loginTapped" }"#,
+        ])
+        let path = try recordings()[0]
+        XCTAssertFalse(try String(contentsOfFile: path, encoding: .utf8).contains("hunter2"))
+        let lines = try untimedLines(path)
+        XCTAssertEqual(lines.filter { $0.contains("\"input\"") }, [
+            #"{"input":"password","secret":8}"#, #"{"input":"password","secret":8}"#,
+            #"{"input":"loginTapped"}"#, #"{"input":"loginTapped"}"#,
+        ])
+    }
+
     func testAViewModelDeclaredNotRecordedLeavesNoFile() throws {
         let recorder = try SessionRecorder(directory: folder, maxFiles: 10, maxBytes: 1 << 20)
         _ = recordedSession(servedWire("sum").notRecorded(), recorder: recorder, messages: [textMessage("number1", "1")])

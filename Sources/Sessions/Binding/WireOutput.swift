@@ -111,21 +111,43 @@ class SessionOutputSink {
     /// The output stream failed.
     @usableFromInline
     final func failed(_ error: Error) { session.outputFailed(error) }
-    /// Records a marble of the session for a viewer on the dashboard; `make` runs only
-    /// while someone watches.
+    /// Whether a viewer or a recording may want the session's events: one atomic load.
     @usableFromInline
-    final func record(_ make: @autoclosure () -> Marble) { session.recordMarble(make()) }
+    final var hasTrace: Bool { session.isTraced }
+    /// An output element as its message (UTF-8, valid during the call) for a viewer on the
+    /// dashboard and a recording, whichever the session has: one atomic load when neither.
+    @usableFromInline
+    final func recorded(message: UnsafeRawBufferPointer, of description: WireOutputDescription) {
+        session.recordOutput(message: message, of: description)
+    }
+    /// An output's failure, for a viewer and a recording.
+    @usableFromInline
+    final func recorded(_ error: Error, of description: WireOutputDescription) { session.recordOutput(description, failed: error) }
+    /// An output's completion, for a viewer.
+    @usableFromInline
+    final func recordedCompletion(of description: WireOutputDescription) { session.recordOutputCompleted(description) }
     /// Writes `event` of the output `description` to the session: what an output's observer
     /// does, the first output's (a closure over the sink alone) too. A generic method of this
     /// non-generic class, so that code left unspecialised calls it without looking up the
     /// metadata of a generic type.
     @inlinable
     final func deliver<Element: JSONValueEncodable>(_ event: Event<Element>, of description: WireOutputDescription) {
-        record(Marble(lane: description.name, event: event))
         switch event {
-        case .next(let element): description.template.withMessage(element) { output(utf8: $0) }
-        case .error(let error): failed(error)
-        case .completed: break
+        case .next(let element):
+            // Told first, so that an untraced session's message takes the short closure.
+            if hasTrace {
+                description.template.withMessage(element) { message in
+                    recorded(message: message, of: description)
+                    output(utf8: message)
+                }
+            } else {
+                description.template.withMessage(element) { output(utf8: $0) }
+            }
+        case .error(let error):
+            recorded(error, of: description)
+            failed(error)
+        case .completed:
+            recordedCompletion(of: description)
         }
     }
 
@@ -201,17 +223,19 @@ private final class EncodableWireOutputObserver<Element, Value: Encodable>: Obse
             do {
                 json = try WireJSON.encode(map(element))
             } catch {
-                sink.record(Marble(lane: description.name, kind: .error, label: "\(error)", timeMicroseconds: marbleClock()))
+                sink.recorded(error, of: description)
                 sink.failed(error)
                 return
             }
-            sink.record(Marble(lane: description.name, kind: .next, label: json, timeMicroseconds: marbleClock()))
-            sink.output(description.template.message(RawJSON(json)))
+            description.template.withMessage(RawJSON(json)) { message in
+                sink.recorded(message: message, of: description)
+                sink.output(utf8: message)
+            }
         case .error(let error):
-            sink.record(Marble(lane: description.name, kind: .error, label: "\(error)", timeMicroseconds: marbleClock()))
+            sink.recorded(error, of: description)
             sink.failed(error)
         case .completed:
-            sink.record(Marble(lane: description.name, kind: .completed, timeMicroseconds: marbleClock()))
+            sink.recordedCompletion(of: description)
         }
     }
 }
@@ -221,22 +245,4 @@ private struct RawJSON: JSONValueEncodable {
     let text: String
     init(_ text: String) { self.text = text }
     func appendJSON(to json: inout String) { json.append(text) }
-}
-
-extension Marble {
-    /// The marble of an output's event: the element as its JSON text, the error as described.
-    @usableFromInline
-    init<Element: JSONValueEncodable>(lane: String, event: Event<Element>) {
-        let time = marbleClock()
-        switch event {
-        case .next(let element):
-            var label = ""
-            element.appendJSON(to: &label)
-            self.init(lane: lane, kind: .next, label: label, timeMicroseconds: time)
-        case .error(let error):
-            self.init(lane: lane, kind: .error, label: "\(error)", timeMicroseconds: time)
-        case .completed:
-            self.init(lane: lane, kind: .completed, timeMicroseconds: time)
-        }
-    }
 }

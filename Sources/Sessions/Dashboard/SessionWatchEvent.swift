@@ -63,23 +63,8 @@ struct Marble: Sendable, Equatable {
     var timeMicroseconds: UInt64
     /// Events of the session left out just before this one (a viewer gets a bounded rate of marbles).
     var skippedBefore: Int
-    /// How a recording (`SessionRecording`) writes an input's value: a string (a text input's,
-    /// a value input's given as a JSON string) or its JSON as given; nil for taps, secrets and
-    /// outputs.
-    var recordedAs: RecordedForm?
-
-    /// How an input's label is the message's value.
-    enum RecordedForm: Sendable {
-        /// The label is a string: written as a JSON string.
-        case string
-        /// The label is the value's JSON text.
-        case json
-    }
-
     /// A marble.
-    init(lane: String, kind: Kind, label: String? = nil, length: Int? = nil, timeMicroseconds: UInt64, skippedBefore: Int = 0,
-         recordedAs: RecordedForm? = nil) {
-        self.recordedAs = recordedAs
+    init(lane: String, kind: Kind, label: String? = nil, length: Int? = nil, timeMicroseconds: UInt64, skippedBefore: Int = 0) {
         self.lane = lane
         self.kind = kind
         self.label = label

@@ -8,30 +8,23 @@ import Synchronization
 /// Cost when nobody observes: a recorded event costs one relaxed atomic load; the value
 /// is not made (its closure never runs) and nothing is allocated. Observers get the values
 /// on the thread that recorded them; `finish()` completes every observer.
-final class Tap<Value>: ObservableType, @unchecked Sendable {  // `subject` and `finished` are guarded by `lock`; `observers` is atomic
+final class Tap<Value>: ObservableType, @unchecked Sendable {  // `subject` and `finished` are guarded by `lock`; `observers` and `recording` are atomic
     typealias Element = Value
 
     private let lock = Mutex(())
-    // `finished` shares the lock's word: 48 bytes with `recorder`, a 64-byte malloc block (`SessionsLayoutTests`);
+    // `finished` shares the lock's word: 48 bytes with `recording`, a 64-byte malloc block (`SessionsLayoutTests`);
     // only a watched or recorded session has a tap.
     @exclusivity(unchecked) private var finished = false
     /// Made by the first observer: a tap nobody ever observes stays this small.
     @exclusivity(unchecked) private var subject: PublishSubject<Value>?
     private let observers = Atomic<Int>(0)
-    /// Gets every value before the subscribers, called straight from `record` (a session's
-    /// recording: no subject and observer chain per event). A class reference, one word.
-    private let recorder: TapRecorder<Value>?
+    /// The session's recording (`--record`), set at most once; it rides on the tap, which a
+    /// recorded session has from its open, so that a session holds no word more for it. The
+    /// session writes to it directly, not through marbles; `finish()` finishes it.
+    let recording = AtomicRetainedReference<SessionRecording>()
 
     /// A tap nobody observes yet.
-    init() {
-        recorder = nil
-    }
-
-    /// A tap `recorder` observes from the start, for as long as the tap lives.
-    init(recorder: TapRecorder<Value>) {
-        self.recorder = recorder
-        observers.store(1, ordering: .relaxed)
-    }
+    init() {}
 
     /// Whether someone observes the tap now: recording is free while this is false.
     var isObserved: Bool { observers.load(ordering: .relaxed) > 0 }
@@ -45,7 +38,6 @@ final class Tap<Value>: ObservableType, @unchecked Sendable {  // `subject` and 
     }
 
     private func deliver(_ value: Value) {
-        recorder?.record(value)
         lock.withLock { _ in subject }?.on(.next(value))
     }
 
@@ -55,7 +47,7 @@ final class Tap<Value>: ObservableType, @unchecked Sendable {  // `subject` and 
             finished = true
             return self.subject
         }
-        recorder?.finish()
+        recording.sealIfEmpty()?.finish()
         subject?.on(.completed)
     }
 
@@ -75,11 +67,4 @@ final class Tap<Value>: ObservableType, @unchecked Sendable {  // `subject` and 
             observers.wrappingSubtract(1, ordering: .relaxed)
         }
     }
-}
-
-/// What a tap hands every value to first, when it has one (`Tap.init(recorder:)`).
-class TapRecorder<Value> {
-    func record(_ value: Value) {}
-    /// The tap finished: its session closed.
-    func finish() {}
 }

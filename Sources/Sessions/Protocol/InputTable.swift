@@ -92,7 +92,18 @@
 
     /// `decode(utf8:)` for the session's path, with a typed throw (no `Result` to copy).
     func event(utf8 bytes: UnsafeBufferPointer<UInt8>) throws(ProtocolError) -> Event {
-        if let event = plainEvent(bytes) { return event }
+        var isPlain = false
+        return try event(utf8: bytes, isPlain: &isPlain)
+    }
+
+    /// `event(utf8:)`, telling whether the message had one of the plain shapes
+    /// (`InputTable+PlainMessage.swift`): a recording copies such a message as its line.
+    @inline(__always)
+    func event(utf8 bytes: UnsafeBufferPointer<UInt8>, isPlain: inout Bool) throws(ProtocolError) -> Event {
+        if let event = plainEvent(bytes) {
+            isPlain = true
+            return event
+        }
         return try event(of: ClientMessageReader.message(utf8: bytes))
     }
 

@@ -89,6 +89,11 @@ struct OutputMessageTemplate: Sendable {
         }
     }
 
+    /// The value's JSON in a message `withMessage` wrote: what follows the head, but the last `}`.
+    func value(in message: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: message[headBytes.bytes.count..<(message.count - 1)])
+    }
+
     /// The message carrying `value`.
     @inlinable
     func message(_ value: some JSONValueEncodable) -> String {

@@ -2,12 +2,14 @@ import Foundation
 import RxSwift
 import Synchronization
 
-/// One session's recording: its file, written from the session's trace (the marbles a
-/// dashboard viewer sees, inputs with their values as JSON) and from its service calls
-/// (`WireClient.answers`). Lines are buffered and written 16 KiB at a time and at the end.
-final class SessionRecording: TapRecorder<Marble>, ServiceAnswering, @unchecked Sendable {  // mutable state is in `state`, a mutex
-    private struct State {
-        var buffer: [UInt8]
+/// One session's recording: its file, written by the session as each input is accepted and
+/// each output element is sent (`input(_:)`, `output(message:)`), and from its service calls
+/// (`WireClient.answers`). Each line goes straight into the buffer from what the session
+/// already holds: an input's decoded value, an output's message as the client gets it; the
+/// buffer is written 16 KiB at a time and at the end.
+final class SessionRecording: ServiceAnswering, @unchecked Sendable {  // mutable state is in `state`, a mutex
+    private struct State: ~Copyable {
+        var buffer: RecordingBuffer
         var written = 0
         var descriptor: Int32
         var truncated = false
@@ -18,47 +20,135 @@ final class SessionRecording: TapRecorder<Marble>, ServiceAnswering, @unchecked 
     /// The file (a dashboard's export reads it).
     let path: String
     private let state: Mutex<State>
-    /// When the session opened, on the marbles' clock.
-    private let start = marbleClock()
+    /// When the session opened, on `recordingClock()`.
+    private let start = recordingClock()
     private let maxBytes: Int
     private let recorder: SessionRecorder
+    /// `,"input":"<name>"` of every input, one after the other, and where each ends.
+    private let inputHeads: FixedBytes
+    private let inputHeadEnds: [Int]
+    /// Which inputs are secret: recorded as their length, never their value.
+    private let secretInputs: [Bool]
 
-    init(path: String, descriptor: Int32, header: String, maxBytes: Int, recorder: SessionRecorder) {
+    init(path: String, descriptor: Int32, header: String, inputs: [WireInputs.Declaration], maxBytes: Int,
+         recorder: SessionRecorder) {
         self.path = path
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(20 * 1024)
-        buffer.appendText(header)
+        var buffer = RecordingBuffer(capacity: 20 * 1024)
+        buffer.reserve(header.utf8.count)
+        buffer.put(text: header)
         state = Mutex(State(buffer: buffer, descriptor: descriptor))
         self.maxBytes = maxBytes
         self.recorder = recorder
-        super.init()
+        var heads: [UInt8] = []
+        inputHeadEnds = inputs.map { input in
+            var head = ",\"input\":"
+            head.appendJSONString(input.name)
+            heads += head.utf8
+            return heads.count
+        }
+        inputHeads = FixedBytes(heads)
+        secretInputs = inputs.map(\.secret)
     }
 
-    private func time(_ microseconds: UInt64) -> UInt64 { microseconds &- start }
+    private func time() -> UInt64 { recordingClock() &- start }
 
-    /// Appends the marble's line, as bytes straight into the buffer under the lock: this runs
-    /// for every input and output of a recorded session, where each `String` append cost a few
-    /// hundred instructions.
-    override func record(_ marble: Marble) {
-        // An input's `next` carries its form, its length (a secret) or no label (a tap); an
-        // output's always carries its label. Only outputs fail; completions are not replayed.
-        let isInput = marble.kind == .next && (marble.recordedAs != nil || marble.length != nil || marble.label == nil)
-        guard marble.kind != .completed else { return }
-        let t = time(marble.timeMicroseconds)
-        write { line in
-            line.appendEventStart(t, isInput ? "input" : "output", marble.lane)
-            if let length = marble.length {
-                line.appendStatic(",\"secret\":")  // a secret: its length only, never the value
-                line.appendDecimal(UInt64(length))
-            } else if let label = marble.label, marble.kind == .next {
-                line.appendStatic(",\"value\":")
-                if marble.recordedAs == .string { line.appendJSONString(label) } else { line.appendText(label) }
-            } else if marble.kind == .error {
-                line.appendStatic(",\"error\":")
-                line.appendJSONString(marble.label ?? "")
-            }
-            line.appendStatic("}\n")
+    /// An input event the session accepted, from `message`, the client's message (UTF-8, valid
+    /// during the call). A message in a plain shape (`isPlain`: `{"input":"<name>"}` or
+    /// `{"input":"<name>","value":"<text>"}`, no space, no escape) already is the line but for
+    /// the time: it is copied. Any other is written from the event: `{"t":…,"input":"<name>"`
+    /// and its value as a JSON string or as the JSON given, or nothing for a tap. A secret's
+    /// line has its length only, never the value.
+    @inline(__always)  // into the session's message path: a call and its frame less per input
+    func input(_ event: InputTable.Event, message: UnsafeRawBufferPointer, isPlain: Bool) {
+        let t = time()
+        let index = event.index
+        if isPlain && !secretInputs[index] {
+            writeLine(at: t, continuing: message)
+            return
         }
+        switch event.payload {
+        case .tap:
+            writeInput(index, at: t, .tap, UnsafeRawBufferPointer(start: nil, count: 0))
+        case .text(let text):
+            writeInput(index, at: t, text, asString: true)
+        case .value(.string(let text)):
+            writeInput(index, at: t, text, asString: true)
+        case .value(.json(let raw)):
+            writeInput(index, at: t, raw, asString: false)
+        case .value(.absent):
+            writeInput(index, at: t, "", asString: true)  // never accepted: nothing decodes from no value
+        }
+    }
+
+    /// `,"input":"<name>"` of input `index`.
+    private func inputHead(_ index: Int) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: inputHeads.bytes[(index == 0 ? 0 : inputHeadEnds[index - 1])..<inputHeadEnds[index]])
+    }
+
+    /// What follows an input line's name.
+    private enum InputValue {
+        case tap
+        /// `,"value":` and the text as a JSON string.
+        case string
+        /// `,"value":` and the text, which is JSON.
+        case json
+        /// `,"secret":` and the length: a secret's value is never written.
+        case secret(UInt64)
+    }
+
+    private func writeInput(_ index: Int, at t: UInt64, _ text: String, asString: Bool) {
+        if secretInputs[index] {
+            writeInput(index, at: t, .secret(UInt64(text.count)), UnsafeRawBufferPointer(start: nil, count: 0))
+            return
+        }
+        var text = text
+        text.withUTF8 { writeInput(index, at: t, asString ? .string : .json, UnsafeRawBufferPointer($0)) }
+    }
+
+    private func writeInput(_ index: Int, at t: UInt64, _ form: InputValue, _ value: UnsafeRawBufferPointer) {
+        let head = inputHead(index)
+        // `{"t":`, the time, the head, `,"secret":` and a length or `,"value":` and the value, `}` and a newline.
+        write(room: 5 + RecordingBuffer.roomForDecimal + head.count + 10 + max(RecordingBuffer.roomForDecimal, RecordingBuffer.roomForJSONString(value.count)) + 2) { line in
+            line.put("{\"t\":")
+            line.put(decimal: t)
+            line.put(head)
+            switch form {
+            case .tap:
+                break
+            case .string:
+                line.put(",\"value\":")
+                line.put(jsonString: value)
+            case .json:
+                line.put(",\"value\":")
+                line.put(value)
+            case .secret(let length):
+                line.put(",\"secret\":")
+                line.put(decimal: length)
+            }
+            line.put("}\n")
+        }
+    }
+
+    /// An output element: `message` is `{"output":"<name>","value":<value>}` as the client
+    /// gets it, so the line is the message with the time put first.
+    @inline(__always)  // as `input`
+    func output(message: UnsafeRawBufferPointer) {
+        writeLine(at: time(), continuing: message)
+    }
+
+    /// `{"t":<t>,` and `message` but its first byte (a `{`), and a newline: the line of a message
+    /// that is already it but for the time. The most frequent lines, so written with no
+    /// closure, all in reserved room.
+    @inline(__always)
+    private func writeLine(at t: UInt64, continuing message: UnsafeRawBufferPointer) {
+        let rest = UnsafeRawBufferPointer(rebasing: message[1...])  // a message is never empty
+        write(room: 5 &+ RecordingBuffer.roomForDecimal &+ 1 &+ rest.count &+ 1) { $0.putTimedLine(t, continuing: rest) }
+    }
+
+    /// An output failed: `{"t":…,"output":"<name>","error":"<error>"}`.
+    func output(_ name: String, failed error: any Error) {
+        var line = RecordingLine.event(time(), "output", name, RecordingLine.string("error", "\(error)"))
+        line.withUTF8 { bytes in write(room: bytes.count) { $0.put(UnsafeRawBufferPointer(bytes)) } }
     }
 
     func answers<Element: Codable>(
@@ -70,12 +160,12 @@ final class SessionRecording: TapRecorder<Marble>, ServiceAnswering, @unchecked 
                 defer { state.calls[service, default: 0] += 1 }
                 return state.calls[service, default: 0]
             }
-            append(RecordingLine.event(time(marbleClock()), "call", service, ",\"n\":\(call)"))
+            append(RecordingLine.event(time(), "call", service, ",\"n\":\(call)"))
             // An answer given while subscribing is replayed the same way, without a tick between.
             let subscribing = SubscribingFlag()
             func answer(_ fields: String) {
                 let sync = subscribing.isOn ? ",\"sync\":true" : ""
-                append(RecordingLine.event(time(marbleClock()), "answer", service, ",\"n\":\(call)" + sync + fields))
+                append(RecordingLine.event(time(), "answer", service, ",\"n\":\(call)" + sync + fields))
             }
             return request().do(
                 onNext: { value in
@@ -92,39 +182,50 @@ final class SessionRecording: TapRecorder<Marble>, ServiceAnswering, @unchecked 
     }
 
     private func append(_ line: String) {
-        write { $0.appendText(line) }
+        var line = line
+        line.withUTF8 { bytes in write(room: bytes.count) { $0.put(UnsafeRawBufferPointer(bytes)) } }
     }
 
-    /// Adds a line to the buffer with `make`, unless the file is closed or truncated; a line
-    /// that would take the file past `maxBytes` (with room for the marker) truncates it instead.
-    private func write(_ make: (inout [UInt8]) -> Void) {
+    /// Adds a line of at most `room` bytes to the buffer with `make`, unless the file is closed
+    /// or truncated.
+    @inline(__always)  // the line's closure folds into the caller
+    private func write(room: Int, _ make: (inout RecordingBuffer) -> Void) {
         state.withLock { state in
             guard state.descriptor >= 0, !state.truncated else { return }
             let before = state.buffer.count
+            state.buffer.reserve(room &+ Self.truncatedLine.utf8CodeUnitCount)
             make(&state.buffer)
-            if state.written + state.buffer.count + Self.truncatedLine.utf8CodeUnitCount > maxBytes {
-                state.buffer.removeLast(state.buffer.count - before)
-                state.truncated = true
-                state.buffer.appendStatic(Self.truncatedLine)
-            }
-            if state.buffer.count >= 16 * 1024 { flush(&state) }
+            Self.endLine(&state, from: before, maxBytes: maxBytes)
         }
+    }
+
+    /// After a line from `before`: a line that would take the file past `maxBytes` (with room
+    /// for the marker) truncates it instead; a full buffer is written.
+    @inline(__always)
+    private static func endLine(_ state: inout State, from before: Int, maxBytes: Int) {
+        if state.written &+ state.buffer.count &+ truncatedLine.utf8CodeUnitCount > maxBytes {
+            state.buffer.removeFrom(before)
+            state.truncated = true
+            state.buffer.put(truncatedLine)
+        }
+        if state.buffer.count >= 16 * 1024 { flush(&state) }
     }
 
     private static let truncatedLine: StaticString = "{\"truncated\":true}\n"
 
-    private func flush(_ state: inout State) {
+    private static func flush(_ state: inout State) {
         let count = state.buffer.count
-        state.buffer.withUnsafeBytes { bytes in
+        let descriptor = state.descriptor
+        state.buffer.withBytes { bytes in
             var offset = 0
             while offset < bytes.count {
-                let done = Foundation.write(state.descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                let done = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 if done <= 0 { break }
                 offset += done
             }
         }
         state.written += count
-        state.buffer.removeAll(keepingCapacity: true)
+        state.buffer.removeFrom(0)
     }
 
     /// Writes the buffered lines now, so a reader of the file sees the session so far.
@@ -135,18 +236,38 @@ final class SessionRecording: TapRecorder<Marble>, ServiceAnswering, @unchecked 
     }
 
     /// The session closed: the last lines written, the file closed and counted.
-    override func finish() {
-        let end = RecordingLine.event(time(marbleClock()), "end", "closed")
+    func finish() {
+        let end = RecordingLine.event(time(), "end", "closed")
         let size: Int? = state.withLock { state in
             guard state.descriptor >= 0 else { return nil }
-            if !state.truncated, state.written + state.buffer.count + end.utf8.count <= maxBytes { state.buffer.appendText(end) }
-            flush(&state)
+            if !state.truncated, state.written + state.buffer.count + end.utf8.count <= maxBytes {
+                state.buffer.reserve(end.utf8.count)
+                state.buffer.put(text: end)
+            }
+            Self.flush(&state)
             close(state.descriptor)
             state.descriptor = -1
             return state.written
         }
         if let size { recorder.finish(path: path, size: size) }
     }
+
+    /// The file is closed and removed: the recording could not be attached to its session.
+    func discard() {
+        state.withLock { state in
+            guard state.descriptor >= 0 else { return }
+            close(state.descriptor)
+            state.descriptor = -1
+        }
+        unlink(path)
+    }
+}
+
+/// The monotonic clock of recordings, in microseconds: read once per recorded event.
+func recordingClock() -> UInt64 {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return UInt64(now.tv_sec) &* 1_000_000 &+ UInt64(now.tv_nsec) / 1000
 }
 
 /// Whether a service call is still being subscribed to; read and written on the thread that

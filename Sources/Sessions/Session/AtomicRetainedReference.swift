@@ -44,6 +44,16 @@ struct AtomicRetainedReference<Object: AnyObject>: ~Copyable {
         return Unmanaged<Object>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeUnretainedValue()
     }
 
+    /// `body` with the object once set, nil while empty or sealed. The object is lent, not
+    /// retained: this reference holds it until the reference goes, and it is never replaced,
+    /// so it lives through the call as long as the reference's owner does (the caller's `self`).
+    @inline(__always)
+    func withObject<Result>(_ body: (Object) -> Result) -> Result? {
+        let bits = word.load(ordering: .acquiring)
+        guard bits > Self.sealedEmpty else { return nil }
+        return Unmanaged<Object>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)._withUnsafeGuaranteedRef(body)
+    }
+
     /// Whether the reference was sealed before any object was set.
     var isSealed: Bool { word.load(ordering: .acquiring) == Self.sealedEmpty }
 

@@ -146,8 +146,9 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
             return
         }
         let event: InputTable.Event
+        var isPlain = false
         do {
-            event = try endpoint.wire.inputs.event(utf8: bytes)
+            event = try endpoint.wire.inputs.event(utf8: bytes, isPlain: &isPlain)
         } catch {
             refuse(error)
             return
@@ -160,11 +161,14 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
         // The marble is made only while someone watches; without a viewer the closure
         // captures nothing (a copy of the event less per message).
         let refusal: ProtocolError?
-        if let trace = traceTap.object {
-            refusal = SessionFeeds.send(event.payload, to: feed(at: event.index), index: event.index,
-                                        input: endpoint.wire.inputs.inputs[event.index].name) {
+        if let traced = traceTap.withObject({ trace in
+            SessionFeeds.send(event.payload, to: feed(at: event.index), index: event.index,
+                              input: endpoint.wire.inputs.inputs[event.index].name) {
                 trace.record(inputMarble(event))
+                trace.recording.withObject { $0.input(event, message: UnsafeRawBufferPointer(bytes), isPlain: isPlain) }
             }
+        }) {
+            refusal = traced
         } else {
             refusal = SessionFeeds.send(event.payload, to: feed(at: event.index), index: event.index,
                                         input: endpoint.wire.inputs.inputs[event.index].name) {}
@@ -201,19 +205,18 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
         case .text(let value) where wire.secretInputs[event.index]:
             return Marble(lane: lane, kind: .next, length: value.count, timeMicroseconds: time)
         case .text(let value):
-            return Marble(lane: lane, kind: .next, label: value, timeMicroseconds: time, recordedAs: .string)
+            return Marble(lane: lane, kind: .next, label: value, timeMicroseconds: time)
         case .value(let value):
             let text: String
-            let form: Marble.RecordedForm
             switch value {
-            case .string(let string): (text, form) = (string, .string)
-            case .json(let raw): (text, form) = (raw, .json)
-            case .absent: (text, form) = ("", .string)  // never accepted: nothing decodes from no value
+            case .string(let string): text = string
+            case .json(let raw): text = raw
+            case .absent: text = ""  // never accepted: nothing decodes from no value
             }
             if wire.secretInputs[event.index] {
                 return Marble(lane: lane, kind: .next, length: text.count, timeMicroseconds: time)
             }
-            return Marble(lane: lane, kind: .next, label: text, timeMicroseconds: time, recordedAs: form)
+            return Marble(lane: lane, kind: .next, label: text, timeMicroseconds: time)
         }
     }
 
@@ -270,15 +273,38 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
         }
     }
 
-    /// Makes the trace with `recorder` getting its every marble (a recording, at the open:
-    /// before anyone can watch).
-    func startTrace(recordingTo recorder: TapRecorder<Marble>) {
-        _ = traceTap.setIfEmpty(Tap(recorder: recorder))
+    /// Has `recording` written from now on with every accepted input, output element and
+    /// failure (`SessionRecorder.begin`); false when the session is closed or already recorded.
+    func startRecording(_ recording: SessionRecording) -> Bool {
+        guard case .open = state else { return false }
+        if case .set = trace.recording.setIfEmpty(recording) { return true }
+        return false
     }
 
-    /// Records a marble while someone watches; `make` runs only then.
-    func recordMarble(_ make: @autoclosure () -> Marble) {
-        traceTap.object?.record(make())
+    /// Whether the session has a trace: someone watched it or it is recorded.
+    var isTraced: Bool { traceTap.object != nil }
+
+    /// An output element, `message` as the client gets it: a marble while someone watches,
+    /// a line while recorded.
+    func recordOutput(message: UnsafeRawBufferPointer, of description: WireOutputDescription) {
+        traceTap.withObject { trace in
+            trace.record(Marble(lane: description.name, kind: .next,
+                                label: String(decoding: description.template.value(in: message), as: UTF8.self),
+                                timeMicroseconds: marbleClock()))
+            trace.recording.withObject { $0.output(message: message) }
+        }
+    }
+
+    /// An output failed.
+    func recordOutput(_ description: WireOutputDescription, failed error: any Error) {
+        guard let trace = traceTap.object else { return }
+        trace.record(Marble(lane: description.name, kind: .error, label: "\(error)", timeMicroseconds: marbleClock()))
+        trace.recording.object?.output(description.name, failed: error)
+    }
+
+    /// An output completed: a marble while someone watches (a replay needs no line for it).
+    func recordOutputCompleted(_ description: WireOutputDescription) {
+        traceTap.object?.record(Marble(lane: description.name, kind: .completed, timeMicroseconds: marbleClock()))
     }
 
     // MARK: sending

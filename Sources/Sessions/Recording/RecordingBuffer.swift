@@ -1,0 +1,224 @@
+/// The bytes of a recording not yet written to its file: lines are written straight into
+/// memory of its own, each piece a copy or a store, with room made once per line
+/// (`reserve`), so recording an event makes no `String` or array and checks no capacity
+/// per piece.
+///
+/// Not copyable: it owns its memory, freed when it goes.
+struct RecordingBuffer: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    /// The bytes held.
+    private(set) var count = 0
+
+    /// An empty buffer with room for `capacity` bytes; it grows when a line needs more.
+    init(capacity: Int) {
+        self.capacity = max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// The bytes held, valid during the call.
+    func withBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        body(UnsafeRawBufferPointer(start: base, count: count))
+    }
+
+    /// Forgets the bytes from `count` on (a line taken back, or all once written).
+    mutating func removeFrom(_ count: Int) {
+        self.count = min(count, self.count)
+    }
+
+    /// Makes room for `bytes` more; every `put` after it until that many are written is unchecked.
+    @inline(__always)
+    mutating func reserve(_ bytes: Int) {
+        if count &+ bytes > capacity { grow(toHold: bytes) }
+    }
+
+    @inline(never)
+    private mutating func grow(toHold bytes: Int) {
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: max(capacity * 2, count + bytes))
+        grown.update(from: base, count: count)
+        base.deallocate()
+        base = grown
+        capacity = max(capacity * 2, count + bytes)
+    }
+
+    /// Room `put(jsonString:)` may need for `bytes` bytes of text: each escaped as `\u00XX`, and the quotes.
+    static func roomForJSONString(_ bytes: Int) -> Int { bytes * 6 + 2 }
+    /// Room `put(decimal:)` may need.
+    static let roomForDecimal = 20
+
+    // The puts below write into room already reserved; inlined, so that a constant's copy
+    // is a move or two.
+
+    @inline(__always)
+    mutating func put(_ byte: UInt8) {
+        base[count] = byte
+        count &+= 1
+    }
+
+    @inline(__always)
+    mutating func put(_ bytes: UnsafeRawBufferPointer) {
+        Self.copy(bytes, to: UnsafeMutableRawPointer(base + count))
+        count &+= bytes.count
+    }
+
+    /// Copies `bytes` to `target`: 8 to 64 bytes (most lines' rest) as words, the last ones overlapping, not a call.
+    @inline(__always)
+    private static func copy(_ bytes: UnsafeRawBufferPointer, to target: UnsafeMutableRawPointer) {
+        guard let source = bytes.baseAddress else { return }
+        let length = bytes.count
+        func copyWord(at offset: Int) {
+            (target + offset).storeBytes(of: (source + offset).loadUnaligned(as: UInt64.self), as: UInt64.self)
+        }
+        if length >= 16 && length <= 64 {
+            var offset = 0
+            while offset &+ 16 < length {
+                copyWord(at: offset)
+                copyWord(at: offset &+ 8)
+                offset &+= 16
+            }
+            copyWord(at: length &- 16)
+            copyWord(at: length &- 8)
+        } else if length >= 8 && length < 16 {
+            copyWord(at: 0)
+            copyWord(at: length &- 8)
+        } else if length > 0 {
+            target.copyMemory(from: source, byteCount: length)
+        }
+    }
+
+    @inline(__always)
+    mutating func put(_ text: StaticString) {
+        put(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    mutating func put(text: String) {
+        var text = text
+        text.withUTF8 { put(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// `value` in decimal digits: times below 100 s (eight digits, a recording's usual) in
+    /// 32-bit arithmetic, inlined; longer ones by a call.
+    @inline(__always)
+    mutating func put(decimal value: UInt64) {
+        if value < 100_000_000 {
+            let value = UInt32(truncatingIfNeeded: value)
+            putDigits(value, count: Self.digitCount(value))
+        } else {
+            putLongDecimal(value)
+        }
+    }
+
+    @inline(never)
+    private mutating func putLongDecimal(_ value: UInt64) {
+        let high = value / 100_000_000
+        let low = UInt32(truncatingIfNeeded: value % 100_000_000)
+        if high < 100_000_000 {
+            put(decimal: high)
+        } else {
+            putLongDecimal(high)
+        }
+        putDigits(low, count: 8)
+    }
+
+    /// The last `count` decimal digits of `value` (leading zeros included), two at a time from the right.
+    @inline(__always)
+    private mutating func putDigits(_ value: UInt32, count digits: Int) {
+        Self.writeDigits(value, count: digits, endingAt: UnsafeMutableRawPointer(base + count + digits))
+        count &+= digits
+    }
+
+    @inline(__always)
+    private static func writeDigits(_ value: UInt32, count digits: Int, endingAt end: UnsafeMutableRawPointer) {
+        let pairs = UnsafeRawPointer(digitPairs.utf8Start)
+        var rest = value
+        var end = end
+        var left = digits
+        while left >= 2 {
+            end -= 2
+            end.storeBytes(of: pairs.loadUnaligned(fromByteOffset: Int(rest % 100) &* 2, as: UInt16.self), as: UInt16.self)
+            rest /= 100
+            left &-= 2
+        }
+        if left == 1 {
+            (end - 1).storeBytes(of: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10), as: UInt8.self)
+        }
+    }
+
+    /// How many decimal digits `value` (below 10^8) has: three comparisons.
+    @inline(__always)
+    private static func digitCount(_ value: UInt32) -> Int {
+        value < 10_000
+            ? (value < 100 ? (value < 10 ? 1 : 2) : (value < 1000 ? 3 : 4))
+            : (value < 1_000_000 ? (value < 100_000 ? 5 : 6) : (value < 10_000_000 ? 7 : 8))
+    }
+
+    /// `{"t":<time>,` and `rest`, then a newline: the line of a message that is already it but
+    /// for the time (`rest` is the message after its `{`). Written through a local cursor, the
+    /// count set once: the most frequent line, the one path that must stay short.
+    @inline(__always)
+    mutating func putTimedLine(_ time: UInt64, continuing rest: UnsafeRawBufferPointer) {
+        guard time < 100_000_000 else {  // past 100 s: digits by the long way
+            put("{\"t\":")
+            put(decimal: time)
+            put(UInt8(ascii: ","))
+            put(rest)
+            put(UInt8(ascii: "\n"))
+            return
+        }
+        let start = UnsafeMutableRawPointer(base + count)
+        start.storeBytes(of: Self.timeKey, as: UInt32.self)  // {"t
+        (start + 4).storeBytes(of: UInt8(ascii: ":"), as: UInt8.self)
+        let time = UInt32(truncatingIfNeeded: time)
+        let digits = Self.digitCount(time)
+        let afterDigits = start + 5 + digits
+        Self.writeDigits(time, count: digits, endingAt: afterDigits)
+        afterDigits.storeBytes(of: UInt8(ascii: ","), as: UInt8.self)
+        let restStart = afterDigits + 1
+        Self.copy(rest, to: restStart)
+        (restStart + rest.count).storeBytes(of: UInt8(ascii: "\n"), as: UInt8.self)
+        count &+= 5 &+ digits &+ 1 &+ rest.count &+ 1
+    }
+
+    /// `{"t` as one little-endian word.
+    private static let timeKey = UInt32(0x7B) | UInt32(0x22) << 8 | UInt32(0x74) << 16 | UInt32(0x22) << 24
+
+    /// "00", "01", … "99": two digits per division.
+    private static let digitPairs: StaticString =
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+
+    /// `text` (UTF-8) as a JSON string literal, exactly as `String.appendJSONString` writes it:
+    /// quotes, backslashes and control characters escaped, everything else as it is.
+    mutating func put(jsonString text: UnsafeRawBufferPointer) {
+        put(UInt8(ascii: "\""))
+        var plainStart = 0
+        var index = 0
+        while index < text.count {
+            let byte = text[index]
+            index += 1
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            put(UnsafeRawBufferPointer(rebasing: text[plainStart..<(index - 1)]))
+            plainStart = index
+            put(UInt8(ascii: "\\"))
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): put(byte)
+            case 0x0A: put(UInt8(ascii: "n"))
+            case 0x0D: put(UInt8(ascii: "r"))
+            case 0x09: put(UInt8(ascii: "t"))
+            case 0x08: put(UInt8(ascii: "b"))
+            case 0x0C: put(UInt8(ascii: "f"))
+            default:
+                put("u00")
+                put(Self.hexDigit(byte >> 4))
+                put(Self.hexDigit(byte & 0xF))
+            }
+        }
+        put(UnsafeRawBufferPointer(rebasing: text[plainStart...]))
+        put(UInt8(ascii: "\""))
+    }
+
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+    }
+}
