@@ -35,6 +35,9 @@ public final class EventLoop: @unchecked Sendable {
     let writeBuffers: UnsafeMutablePointer<uv_buf_t>
     /// Free write requests for the connections' in-flight writes.
     let writeRequests = WriteRequestPool()
+    /// Connections that acceptors handed to this loop and that are not closed yet: what an
+    /// acceptor compares to pick the loop with the fewest.
+    let acceptedOpen = OpenConnectionCount()
     /// The connections' deadlines, on one timer.
     let deadlines: ConnectionDeadlines
     /// Returns the heap to the system after a burst of closed connections.

@@ -8,7 +8,7 @@ import Glibc
 /// several.
 ///
 /// The acceptor watches the socket from its own loop, accepts each peer itself and hands the
-/// socket to the target loop with the fewest open connections from this acceptor (ties go
+/// socket to the target loop with the fewest open connections that acceptors handed it (ties go
 /// round-robin), where it becomes a `TCPConnection` for that loop's handler. A connection
 /// lives its whole life on the loop it was handed to. Unlike `SO_REUSEPORT`, whose kernel hash
 /// can leave one loop with many more of a few hundred peers than another, this keeps the
@@ -188,8 +188,8 @@ public final class TCPAcceptor: LoopHandle {
     private final class Target: @unchecked Sendable {
         let loop: EventLoop
         let onConnection: (TCPConnection) -> Void
-        /// Handed to this loop and not yet closed.
-        let open = OpenConnectionCount()
+        /// Handed to this loop (by any acceptor) and not yet closed.
+        var open: OpenConnectionCount { loop.acceptedOpen }
 
         init(loop: EventLoop, onConnection: @escaping (TCPConnection) -> Void) {
             self.loop = loop
@@ -203,7 +203,7 @@ public final class TCPAcceptor: LoopHandle {
                 connection.close()
                 return discard(peer)
             }
-            connection.openCount = open
+            connection.countedAsAccepted = true
             onConnection(connection)
         }
 
@@ -219,8 +219,8 @@ private func acceptorIsReadable(_ handle: UnsafeMutablePointer<uv_poll_t>?, _ st
     (LoopHandle.owner(of: handle.map(UnsafeMutableRawPointer.init)) as? TCPAcceptor)?.acceptPending()
 }
 
-/// Connections handed to one loop and not yet closed; each connection holds the counter and
-/// counts itself out when it closes.
+/// Connections acceptors handed to one loop and not yet closed (`EventLoop.acceptedOpen`);
+/// each such connection counts itself out when it closes.
 final class OpenConnectionCount: Sendable {
     let value = Atomic<Int>(0)
 }

@@ -22,16 +22,20 @@ import Glibc
 /// Each connection has one deadline (`setDeadline(after:)`) on the loop's shared timer; the
 /// delegate uses it for its timeouts and the connection itself for the linger after FIN.
 public final class TCPConnection: LoopHandle {
-    // Declared so the two states fill the tail of `LoopHandle`'s fields and the 32-bit values
-    // follow them, and the filter and its staged writes share one optional object: every
-    // connection holds one of these, and at 136 bytes it takes a 144-byte malloc block (EventLoopLayoutTests).
-    // An idle connection holds no request: the write request comes from the loop's pool for
-    // the one write in flight.
+    // Declared so the two states and the flag fill the tail of `LoopHandle`'s fields and the
+    // 32-bit values follow them, and the filter and its staged writes share one optional
+    // object: every connection holds one of these, and at 120 bytes it takes a 128-byte malloc
+    // block (EventLoopLayoutTests). An idle connection holds no request and no list of
+    // chunks in flight: both come from the loop's pool (`PendingWrite`) for the one write in
+    // flight.
     // `@exclusivity(unchecked)`: the fields are touched on the loop thread only, and no access
     // spans a call that reaches the same field (WriteQueue's methods take no closures); the
     // run-time checks cost about 1,500 instructions per message here.
     @exclusivity(unchecked) private(set) var readState = ReadState.unconnected
     @exclusivity(unchecked) var outputState = OutputState.open
+    /// Counted in the loop's `acceptedOpen` (an acceptor handed it over): counted out when it
+    /// closes. A flag and the loop's one counter, not a reference per connection.
+    @exclusivity(unchecked) var countedAsAccepted = false
     @exclusivity(unchecked) var lingerMilliseconds: UInt32 = 2000
     /// This connection's place in the loop's deadline heap (-1: none armed).
     @exclusivity(unchecked) var deadlineSlot: Int32 = -1
@@ -41,9 +45,6 @@ public final class TCPConnection: LoopHandle {
     @exclusivity(unchecked) var staging: FilterStaging?
     /// The loop time (ms) of this connection's deadline; kept by `ConnectionDeadlines`.
     @exclusivity(unchecked) var deadlineDue: UInt64 = 0
-    /// The acceptor's count of open connections on this loop, decremented in the close
-    /// callback after the delegate's (a shared counter, not a closure per connection).
-    @exclusivity(unchecked) var openCount: OpenConnectionCount?
     @exclusivity(unchecked) var output = WriteQueue()
 
     /// The object told about reads, EOF and close; released after `connectionDidClose`.
@@ -129,7 +130,7 @@ public final class TCPConnection: LoopHandle {
         if count > 0 {
             guard outputState == .open else { return } // finishing: the peer's bytes are discarded
             let bytes = UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<count])
-            let waiting = !output.queued.isEmpty || !output.inFlight.isEmpty || !(staging?.isEmpty ?? true)
+            let waiting = !output.queued.isEmpty || output.isWriting || !(staging?.isEmpty ?? true)
             output.cork = waiting ? .queue : .loopBuffer
             if let filter = staging?.filter {
                 receive(bytes, through: filter)
@@ -193,7 +194,7 @@ public final class TCPConnection: LoopHandle {
     /// Once the output is finishing and all of it left, sends FIN.
     public func flush() {
         // Small, so the common call (inside a read, where it waits) costs no big prologue.
-        guard output.cork == .off, !isClosing, output.inFlight.isEmpty else { return }
+        guard output.cork == .off, !isClosing, !output.isWriting else { return }
         flushNow()
     }
 
@@ -201,16 +202,18 @@ public final class TCPConnection: LoopHandle {
         if let staging, !staging.isEmpty { encodeStaged() }
         guard !isClosing else { return }
         if !output.queued.isEmpty { writeNow() }
-        guard !isClosing, output.inFlight.isEmpty else { return }
+        guard !isClosing, !output.isWriting else { return }
         if output.queued.isEmpty {
             if outputState == .finishing { sendShutdown() }
             return
         }
-        let count = output.startWrite(buffers: loop.writeBuffers)
-        let writeRequest = loop.writeRequests.take()
-        writeRequest.pointee.data = Unmanaged.passUnretained(self).toOpaque()
-        if uv_write(writeRequest, stream, loop.writeBuffers, UInt32(count), connectionDidWrite) < 0 {
-            loop.writeRequests.give(writeRequest)  // no callback will come for it
+        let pending = loop.writeRequests.take()
+        let count = output.startWrite(buffers: loop.writeBuffers, chunks: &pending.pointee.chunks)
+        pending.pointee.request.data = Unmanaged.passUnretained(self).toOpaque()
+        if uv_write(&pending.pointee.request, stream, loop.writeBuffers, UInt32(count), connectionDidWrite) < 0 {
+            // No callback will come for it: its chunks and the request go back now.
+            output.finishWrite(chunks: &pending.pointee.chunks, pool: loop.chunkPool)
+            loop.writeRequests.give(pending)
             close()
         }
     }
@@ -245,8 +248,9 @@ public final class TCPConnection: LoopHandle {
         delegate?.connectionDidDrain(self)
     }
 
-    fileprivate func didWrite(status: Int32) {
-        output.finishWrite(pool: loop.chunkPool)
+    fileprivate func didWrite(status: Int32, _ pending: UnsafeMutablePointer<PendingWrite>) {
+        output.finishWrite(chunks: &pending.pointee.chunks, pool: loop.chunkPool)
+        loop.writeRequests.give(pending)
         guard status >= 0 else { return fail(status, "write") }
         guard !isClosing else { return }
         if !output.queued.isEmpty || !(staging?.isEmpty ?? true) { flush() }
@@ -255,7 +259,7 @@ public final class TCPConnection: LoopHandle {
         if output.resumeIfDrained() { moveReading(.outputChanged) }
         announceDrainIfDue()
         guard !isClosing else { return }
-        if outputState == .finishing, output.inFlight.isEmpty, output.queued.isEmpty { sendShutdown() }
+        if outputState == .finishing, !output.isWriting, output.queued.isEmpty { sendShutdown() }
     }
 
     // MARK: closing
@@ -313,8 +317,11 @@ public final class TCPConnection: LoopHandle {
         let delegate = self.delegate
         storedDelegate = nil
         delegate?.connectionDidClose(self)
-        openCount?.value.subtract(1, ordering: .relaxed)
-        openCount = nil
+        // After the delegate's close, as the acceptor counts connections handed over.
+        if countedAsAccepted {
+            countedAsAccepted = false
+            loop.acceptedOpen.value.subtract(1, ordering: .relaxed)
+        }
     }
 }
 
@@ -346,6 +353,5 @@ private func connectionDidRead(_ stream: UnsafeMutablePointer<uv_stream_t>?, _ c
 private func connectionDidWrite(_ request: UnsafeMutablePointer<uv_write_t>?, _ status: Int32) {
     guard let request, let data = request.pointee.data else { return }
     let connection = Unmanaged<TCPConnection>.fromOpaque(data).takeUnretainedValue()
-    connection.loop.writeRequests.give(request)
-    connection.didWrite(status: status)
+    connection.didWrite(status: status, PendingWrite.of(request))
 }

@@ -3,8 +3,8 @@ import CLibUV
 /// A connection's unsent output and the backpressure it causes.
 ///
 /// Written bytes wait in pooled chunks (`queued`); `uv_try_write` takes what the socket accepts
-/// at once, and the rest goes to one `uv_write` whose chunks (`inFlight`) belong to that
-/// request until its callback. `unsentBytes` counts everything written and not yet confirmed,
+/// at once, and the rest goes to one `uv_write` whose chunks belong to that request
+/// (`PendingWrite`) until its callback. `unsentBytes` counts everything written and not yet confirmed,
 /// the TLS staging included. Kept inline in `TCPConnection` (no allocation of its own); it calls
 /// neither the connection nor its delegate, so the connection decides what each result means.
 struct WriteQueue {
@@ -25,7 +25,6 @@ struct WriteQueue {
     static let maxBuffersPerWrite = 64
 
     private(set) var queued = ChunkList()
-    private(set) var inFlight: [OutputChunk] = []
     /// Bytes written but not yet confirmed by a write callback.
     private(set) var unsentBytes = 0
     private(set) var backpressure = Backpressure.flowing
@@ -42,6 +41,8 @@ struct WriteQueue {
     }
 
     var cork = Cork.off
+    /// True while a `uv_write` is in flight (its chunks are in its `PendingWrite`).
+    private(set) var isWriting = false
     // 32-bit limits: the queue sits at the end of the connection's fields.
     var highWaterMark: UInt32 = 1 << 20
     var lowWaterMark: UInt32 = 256 << 10
@@ -125,33 +126,34 @@ struct WriteQueue {
         }
     }
 
-    /// Moves the first queued chunks (at most `maxBuffersPerWrite`) in flight and points
-    /// `buffers` at them; returns how many, for one `uv_write`.
-    mutating func startWrite(buffers: UnsafeMutablePointer<uv_buf_t>) -> Int {
+    /// Moves the first queued chunks (at most `maxBuffersPerWrite`) into `chunks`, the
+    /// pending write's, and points `buffers` at them; returns how many, for one `uv_write`.
+    mutating func startWrite(buffers: UnsafeMutablePointer<uv_buf_t>, chunks: inout [OutputChunk]) -> Int {
         let count = fill(buffers)
-        inFlight.append(contentsOf: queued[0..<count])
+        chunks.append(contentsOf: queued[0..<count])
         queued.removeFirst(count)
+        isWriting = true
         return count
     }
 
-    /// The write in flight completed (or failed): its chunks go back to the pool and its
-    /// bytes off the unsent total.
-    mutating func finishWrite(pool: OutputChunkPool) {
+    /// The write in flight completed (failed, or could not start): its chunks (the pending write's) go back
+    /// to the pool and their bytes off the unsent total.
+    mutating func finishWrite(chunks: inout [OutputChunk], pool: OutputChunkPool) {
         var sent = 0
-        for chunk in inFlight {
+        for chunk in chunks {
             sent += chunk.count
             pool.give(chunk)
         }
-        inFlight.removeAll()
+        chunks.removeAll(keepingCapacity: true)
         unsentBytes -= sent
+        isWriting = false
     }
 
-    /// Gives every chunk back (the connection closed: no callback is pending any more).
+    /// Gives every queued chunk back (the connection closed: no write callback is pending
+    /// any more, so nothing is in flight).
     mutating func release(to pool: OutputChunkPool) {
         for chunk in queued { pool.give(chunk) }
-        for chunk in inFlight { pool.give(chunk) }
         queued.removeAll()
-        inFlight.removeAll()
         unsentBytes = 0
     }
 

@@ -3,7 +3,7 @@
 extension WebSocketProtocolMachine {
     /// The rules that two header bytes already decide. Returns the close code on violation.
     func checkFirstTwoBytes() -> WebSocketCloseCode? {
-        let (first, second) = withUnsafeBytes(of: headerStorage) { ($0[0], $0[1]) }
+        let (first, second) = withUnsafeBytes(of: frame) { ($0[0], $0[1]) }
         guard let opcode = WebSocketOpcode(rawValue: first & 0x0F) else { return .protocolError }
         // RSV2 and RSV3 are never negotiated; RSV1 only with permessage-deflate, and only on
         // the first frame of a data message (RFC 7692 section 6.1).
@@ -31,10 +31,17 @@ extension WebSocketProtocolMachine {
         return nil
     }
 
+    /// The header bytes collected so far, kept in the first 16 bytes of `frame` (its `length`
+    /// and `offset`; `WebSocketLayoutTests` pins that they come first).
+    mutating func withHeaderBytes<Result>(_ body: (UnsafeMutableRawBufferPointer) -> Result) -> Result {
+        withUnsafeMutableBytes(of: &frame) { body(UnsafeMutableRawBufferPointer(rebasing: $0[0 ..< WebSocketFrameHeader.maxSize])) }
+    }
+
     /// The header is complete: validate its length and start reading the payload.
     mutating func beginPayload(_ onEvent: (Event) -> Void) {
-        let parsed = withUnsafeBytes(of: &headerStorage) { storage in
-            WebSocketFrameHeader.parse(UnsafeRawBufferPointer(rebasing: storage[0 ..< Int(headerCount)]))
+        let collected = Int(headerCount)
+        let parsed = withHeaderBytes { storage in
+            WebSocketFrameHeader.parse(UnsafeRawBufferPointer(rebasing: storage[0 ..< collected]))
         }
         headerCount = 0
         headerNeeded = 2

@@ -59,7 +59,9 @@ public struct WebSocketProtocolMachine {
         case finished        // after a close frame or a failure
     }
 
-    /// The frame whose payload is being read.
+    /// The frame whose payload is being read. While a header arrives split over reads, its
+    /// bytes (at most 14) are collected in `length` and `offset` (`headerBytes`), which the
+    /// frame before no longer needs and the complete header then sets.
     struct Frame {
         var length: UInt64 = 0
         var offset: UInt64 = 0   // payload bytes of this frame read so far
@@ -69,7 +71,7 @@ public struct WebSocketProtocolMachine {
     }
 
     // Declared small fields first, so they fill the configuration's tail: every connection
-    // holds a machine, and this keeps it at 80 bytes (`WebSocketLayoutTests`).
+    // holds a machine, and this keeps it at 64 bytes (`WebSocketLayoutTests`).
     public let configuration: Configuration
     var phase: Phase = .header
     /// The data message being assembled (text or binary), nil between messages.
@@ -83,7 +85,6 @@ public struct WebSocketProtocolMachine {
     /// Set when permessage-deflate was negotiated: compressed messages are inflated with it.
     /// Shared with other connections of the loop; it keeps nothing between messages.
     public var inflater: PerMessageInflater?
-    var headerStorage: (UInt64, UInt64) = (0, 0)   // up to 14 header bytes
     var frame = Frame()
     var message: [UInt8] = []
     /// The payload of the control frame being read (at most 125 bytes), allocated for it and
@@ -152,7 +153,7 @@ public struct WebSocketProtocolMachine {
             case .header:
                 let take = min(Int(headerNeeded - headerCount), count - index)
                 let start = Int(headerCount)
-                withUnsafeMutableBytes(of: &headerStorage) { storage in
+                withHeaderBytes { storage in
                     storage.baseAddress!.advanced(by: start).copyMemory(from: base + index, byteCount: take)
                 }
                 headerCount += UInt8(take)
@@ -162,7 +163,7 @@ public struct WebSocketProtocolMachine {
                         finish(onEvent, .fail(failure))
                         return
                     }
-                    let secondByte = withUnsafeBytes(of: &headerStorage) { $0[1] }
+                    let secondByte = withHeaderBytes { $0[1] }
                     headerNeeded = UInt8(WebSocketFrameHeader.size(secondByte: secondByte))
                 }
                 if headerCount == headerNeeded {

@@ -24,6 +24,7 @@ public final class WireInputs {
         case observedText(ObservedTextFeed)
         case initialText(InitialTextFeed)
         case tap(PublishSubject<Void>)
+        case limitedTap(LimitedTapFeed)
         case value(WireValueFeed)
     }
 
@@ -132,6 +133,11 @@ public final class WireInputs {
     ///   - name: the input's name in messages.
     ///   - limit: at most this many taps per session (`rate_limited` beyond it).
     public func tap(_ name: String, limit: RateLimit? = nil) -> Observable<Void> {
+        if let limit {
+            let feed = LimitedTapFeed(limit: limit)
+            declare(Declaration(name: name, kind: .tap, limit: limit), .limitedTap(feed))
+            return feed.subject.asObservable()
+        }
         let subject = PublishSubject<Void>()
         declare(Declaration(name: name, kind: .tap, limit: limit), .tap(subject))
         return subject.asObservable()

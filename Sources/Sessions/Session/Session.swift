@@ -11,8 +11,8 @@ import RxSwift
 /// sent or fed.
 ///
 /// Memory: a server holds thousands of idle sessions, so an open session's state lives in
-/// this one object (no separate bag or state box) and rate-limit buckets exist only for the
-/// limits that apply.
+/// this one object (no separate bag or state box), 136 bytes in a 144-byte malloc block
+/// (`SessionsLayoutTests`); a limited tap's bucket lives in its feed (`LimitedTapFeed`).
 ///
 /// Every method runs on the connection's owner thread (its event loop). Output
 /// elements that arrive on another thread (a scheduler that is not the loop's) hop
@@ -24,8 +24,7 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
     /// exclusivity: written once before any other thread can see the session.
     @exclusivity(unchecked) var transport: (any SessionTransport)?
     let idBits: UInt64
-    /// Who the session is signed in as; nil for nobody (the 8 bytes take the rest of the
-    /// 144-byte malloc block, `SessionsLayoutTests`).
+    /// Who the session is signed in as; nil for nobody.
     let identity: SignedInUser?
     /// When the session was made (the endpoint's clock), for its age on the dashboard.
     let openedAt: UInt64
@@ -48,20 +47,17 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
     /// held by class reference, 16 bytes where a `Disposable` existential takes 40
     /// (`SessionsLayoutTests`).
     @exclusivity(unchecked) private var subscription: (any AnyObject & Disposable)?  // as `state` below
-    // The four below are touched on the owner thread only and never borrowed across a call
+    // The three below are touched on the owner thread only and never borrowed across a call
     // that could reach them again, so their accesses go unchecked (two dynamic checks per
     // message less).
     /// Used only when the endpoint has a message limit.
     @exclusivity(unchecked) private var messageBucket = TokenBucket(RateLimit(perSecond: 1, burst: 1), now: 0)
-    /// By input index; empty when no input has a tap limit.
-    @exclusivity(unchecked) private var tapBuckets: [TokenBucket?] = []
-    // Last, so the state shares the feeds' last word.
     /// The input subjects, by input index (while open).
     @exclusivity(unchecked) private var feeds = SessionFeeds.none
     @exclusivity(unchecked) private var state: State = .idle
-    /// Its index in the registry's list while open (`SessionRegistry`): with `identity`, 144 bytes in all, the
-    /// 144-byte malloc block the 130 before took (`SessionsLayoutTests`). Guarded by the
-    /// registry's lock: another loop's session closing may move this one.
+    /// Its index in the registry's list while open (`SessionRegistry`); with `state`, the
+    /// session's last word. Guarded by the registry's lock: another loop's session closing
+    /// may move this one.
     @exclusivity(unchecked) var registrySlot: UInt32 = 0
 
     /// A session of `endpoint` on `transport`, or on the WebSocket connection that opens it.
@@ -100,9 +96,6 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
         endpoint.registry.add(self)
         if let limit = endpoint.configuration.messageLimit {
             messageBucket = TokenBucket(limit, now: now)
-        }
-        if wire.hasTapLimits {
-            tapBuckets = wire.tapLimits.map { limit in limit.map { TokenBucket($0, now: now) } }
         }
         // Open before subscribing, so elements emitted on subscription are sent.
         state = .open
@@ -153,8 +146,10 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
             refuse(error)
             return
         }
-        if !tapBuckets.isEmpty, let limit = endpoint.wire.tapLimits[event.index],
-           tapBuckets[event.index]?.take(now: now(), limit: limit) == false {
+        // A limited tap's bucket is in its feed (`LimitedTapFeed`).
+        if endpoint.wire.hasTapLimits, let limit = endpoint.wire.tapLimits[event.index],
+           let tap = feed(at: event.index), type(of: tap) == LimitedTapFeed.self,
+           !unsafeDowncast(tap, to: LimitedTapFeed.self).take(now: now(), limit: limit) {
             refuse(ProtocolError(.rateLimited, "too many \"\(endpoint.wire.inputs.inputs[event.index].name)\" taps; wait a moment"))
             return
         }
@@ -186,12 +181,10 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
     /// of `feeds` copied all three slots.
     @inline(__always)
     private func feed(at index: Int) -> AnyObject? {
-        if feeds.isList, let list = feeds.third { return SessionFeeds.listed(index, in: list) }
         switch index {
         case 0: return feeds.first
         case 1: return feeds.second
-        case 2: return feeds.third
-        default: return nil
+        default: return feeds.later(index)
         }
     }
 

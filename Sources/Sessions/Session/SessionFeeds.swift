@@ -8,15 +8,16 @@ import RxSwift
 /// then reads it with one retain, where an enum of the three kinds was copied through an
 /// outlined switch, a retain and a release. A struct rather than an enum of the two layouts:
 /// reading one slot out of the session copies that reference alone, where switching over an
-/// enum copied all three (three retains and releases more per message).
+/// enum copied all three (three retains and releases more per message). With more than
+/// three, the third slot holds a `FeedList` of the third and later ones, told apart by its
+/// class: no flag takes a byte of the session.
 struct SessionFeeds {
     private(set) var first: AnyObject?
     private(set) var second: AnyObject?
-    /// The third feed, or with more than three, a `FeedList` of them all.
+    /// The third feed, or with more than three, a `FeedList` of the third and later ones.
     private(set) var third: AnyObject?
-    private(set) var isList: Bool
 
-    /// More than three feeds, in an array of their own.
+    /// The feeds from the third on, when there are more than three.
     private final class FeedList {
         let objects: [AnyObject]
         init(_ objects: [AnyObject]) { self.objects = objects }
@@ -25,14 +26,19 @@ struct SessionFeeds {
     static var none: SessionFeeds { SessionFeeds([]) }
 
     init(_ feeds: [WireInputs.Feed]) {
-        if feeds.count > 3 {
-            (first, second, third, isList) = (nil, nil, FeedList(feeds.map(Self.object)), true)
-        } else {
-            // Straight from the feeds: an array of their objects first cost each open an
-            // allocation and its retains and releases.
-            func at(_ index: Int) -> AnyObject? { index < feeds.count ? Self.object(feeds[index]) : nil }
-            (first, second, third, isList) = (at(0), at(1), at(2), false)
-        }
+        // Straight from the feeds: an array of their objects first cost each open an
+        // allocation and its retains and releases.
+        func at(_ index: Int) -> AnyObject? { index < feeds.count ? Self.object(feeds[index]) : nil }
+        (first, second) = (at(0), at(1))
+        third = feeds.count > 3 ? FeedList(feeds[2...].map(Self.object)) : at(2)
+    }
+
+    /// Input `index`'s object, where `index` is 2 or more: the third slot's, or one of its list's.
+    func later(_ index: Int) -> AnyObject? {
+        guard let third else { return nil }
+        guard type(of: third) == FeedList.self else { return index == 2 ? third : nil }
+        let objects = unsafeDowncast(third, to: FeedList.self).objects
+        return objects.indices.contains(index - 2) ? objects[index - 2] : nil
     }
 
     /// The subject of a text or tap input, or the value feed of a value input.
@@ -42,14 +48,9 @@ struct SessionFeeds {
         case .observedText(let feed): return feed
         case .initialText(let feed): return feed
         case .tap(let subject): return subject
+        case .limitedTap(let feed): return feed
         case .value(let feed): return feed
         }
-    }
-
-    /// Input `index`'s object when there are more than three, from the `FeedList` in `third`.
-    static func listed(_ index: Int, in list: AnyObject) -> AnyObject? {
-        let objects = unsafeDowncast(list, to: FeedList.self).objects
-        return objects.indices.contains(index) ? objects[index] : nil
     }
 
     /// Sends `payload` to input `index`'s subject `object`, calling `accepted` just before; returns
@@ -77,9 +78,13 @@ struct SessionFeeds {
                 unsafeDowncast(object, to: PublishSubject<String>.self).onNext(value)
             }
         case .tap:
-            assert(object is PublishSubject<Void>, "input \(index) is not a tap")
             accepted()
-            unsafeDowncast(object, to: PublishSubject<Void>.self).onNext(())
+            if type(of: object) == LimitedTapFeed.self {
+                unsafeDowncast(object, to: LimitedTapFeed.self).subject.onNext(())
+            } else {
+                assert(object is PublishSubject<Void>, "input \(index) is not a tap")
+                unsafeDowncast(object, to: PublishSubject<Void>.self).onNext(())
+            }
         case .value(let value):
             assert(object is WireValueFeed, "input \(index) is not a value input")
             return unsafeDowncast(object, to: WireValueFeed.self).feed(value, input: name(), accepted: accepted)
