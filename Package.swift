@@ -39,7 +39,9 @@ let package = Package(
         .systemLibrary(name: "CLibUV", pkgConfig: "libuv", providers: [.apt(["libuv1-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        .target(name: "EventLoop", dependencies: ["CLibUV"]),
+        // Named threads and standard error without Foundation (its libraries cost every process 8 MB resident).
+        .target(name: "ProcessSupport"),
+        .target(name: "EventLoop", dependencies: ["CLibUV", "ProcessSupport"]),
         // Rx on the loops: the loop scheduler, so the transport itself knows nothing of Rx.
         .target(name: "RxEventLoop", dependencies: ["EventLoop", "RxSwift"]),
         .target(name: "WebSocket", dependencies: ["COpenSSL", "CZlib"]),
@@ -60,11 +62,11 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
-        .target(name: "Accounts", dependencies: ["CSQLite", "CArgon2", "CLibPQ", "COpenSSL", "RxSwift"]),
+        .target(name: "Accounts", dependencies: ["CSQLite", "CArgon2", "CLibPQ", "COpenSSL", "RxSwift", "ProcessSupport"]),
 
         // The library an app serves itself with: its command line, configuration and serving.
         .target(name: "RxLive", dependencies: [
-            "Sessions", "HTTPServer", "EventLoop", "RxEventLoop", "RxSwift", "TLS", "Accounts",
+            "Sessions", "HTTPServer", "EventLoop", "RxEventLoop", "RxSwift", "TLS", "Accounts", "ProcessSupport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
@@ -88,7 +90,7 @@ let package = Package(
         // `rxlive` with a changed sum view model: what a replay against a later build must tell apart.
         .executableTarget(name: "replay-fixture", dependencies: ["RxLive", "RxLiveForms", "RxSwift", "ViewModels"],
                           path: "Tests/ReplayFixture"),
-        .testTarget(name: "RxTests", dependencies: ["RxSwift", "RxRelay", "RxTest", "RxBlocking", "ObjectSizeTestSupport"]),
+        .testTarget(name: "RxTests", dependencies: ["RxSwift", "RxRelay", "RxTest", "RxBlocking", "RxCocoa", "ObjectSizeTestSupport"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "CLibUV", "NetworkTestSupport", "ObjectSizeTestSupport"]),
         .testTarget(name: "RxEventLoopTests", dependencies: ["RxEventLoop", "EventLoop", "RxSwift", "NetworkTestSupport"]),
         .testTarget(name: "WebSocketTests", dependencies: ["WebSocket"]),

@@ -23,7 +23,7 @@ public enum PostgresURIReading {
     static func scrubbed(_ message: String, uri: String) -> String {
         let secrets = (DatabaseURIMasking.writtenSecrets(uri) + decodedSecrets(uri)).sorted { $0.count > $1.count }
         return secrets.reduce(message) { text, secret in
-            text.replacingOccurrences(of: secret, with: DatabaseURIMasking.mask)
+            text.replacing(secret, with: DatabaseURIMasking.mask)
         }
     }
 

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import RxSwift
 import Synchronization
 
@@ -117,7 +118,7 @@ final class SessionRecording: TapRecorder<Marble>, ServiceAnswering, @unchecked 
         state.buffer.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {
-                let done = Foundation.write(state.descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                let done = Glibc.write(state.descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 if done <= 0 { break }
                 offset += done
             }
