@@ -61,7 +61,8 @@ let package = Package(
         // Part 4: accounts — password hashing, credential stores (SQLite, PostgreSQL), login throttling.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
-        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // libpq's header, and libpq opened on first use (libpq-dev; DWARF 4 as CRxResources, for callgrind).
+        .target(name: "CLibPQ", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
         .target(name: "Accounts", dependencies: ["CSQLite", "CArgon2", "CLibPQ", "COpenSSL", "RxSwift", "ProcessSupport"]),
 
         // The library an app serves itself with: its command line, configuration and serving.

@@ -8,6 +8,7 @@ import Glibc
 public enum PostgresURIReading {
     /// nil when libpq can read `uri`; otherwise why not, with every token libpq quoted left out.
     public static func problem(_ uri: String) -> String? {
+        if let failure = rx_libpq_load_error() { return String(cString: failure) }
         var error: UnsafeMutablePointer<CChar>?
         guard let options = PQconninfoParse(uri, &error) else {
             let reason = error.map { String(cString: $0) } ?? "out of memory"
