@@ -91,7 +91,7 @@ let package = Package(
         // `rxlive` with a changed sum view model: what a replay against a later build must tell apart.
         .executableTarget(name: "replay-fixture", dependencies: ["RxLive", "RxLiveForms", "RxSwift", "ViewModels"],
                           path: "Tests/ReplayFixture"),
-        .testTarget(name: "RxTests", dependencies: ["RxSwift", "RxRelay", "RxTest", "RxBlocking", "RxCocoa", "ObjectSizeTestSupport"]),
+        .testTarget(name: "RxTests", dependencies: ["RxSwift", "RxRelay", "RxTest", "RxBlocking", "ObjectSizeTestSupport"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "CLibUV", "NetworkTestSupport", "ObjectSizeTestSupport"]),
         .testTarget(name: "RxEventLoopTests", dependencies: ["RxEventLoop", "EventLoop", "RxSwift", "NetworkTestSupport"]),
         .testTarget(name: "WebSocketTests", dependencies: ["WebSocket"]),
@@ -115,3 +115,22 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// RxSwift imports Foundation weakly, for OperationQueueScheduler and NSObject's rx alone. The
+// server's modules, which use neither, ask the linker for no Foundation (each module importing
+// RxSwift would otherwise name it), so `rxlive` does not load it: about 7 MB of RSS per process.
+// They also see only the members of the modules they import themselves, so that none of
+// Foundation's String methods is picked up through RxSwift. An app's own modules import
+// Foundation when they use it, and link it as usual.
+let foundationFreeModules: Set<String> = [
+    "RxSwift", "RxEventLoop", "Sessions", "Accounts", "ViewModels", "RxLiveForms", "RxLive", "rxlive",
+]
+let noFoundationAutolink: [SwiftSetting] = [.unsafeFlags([
+    "-Xfrontend", "-disable-autolink-library", "-Xfrontend", "Foundation",
+    "-Xfrontend", "-disable-autolink-library", "-Xfrontend", "FoundationInternationalization",
+    "-Xfrontend", "-disable-autolink-library", "-Xfrontend", "_FoundationICU",
+])]
+for target in package.targets where foundationFreeModules.contains(target.name) {
+    let visibility: [SwiftSetting] = target.name == "RxSwift" ? [] : [.enableUpcomingFeature("MemberImportVisibility")]
+    target.swiftSettings = (target.swiftSettings ?? []) + noFoundationAutolink + visibility
+}

@@ -12,9 +12,10 @@ And one layering rule: the transport (EventLoop, TLS, WebSocket, HTTPServer) kno
 Rx, so none of those targets may depend on RxSwift, directly or through another target (the
 loop scheduler lives in RxEventLoop, which the Rx-facing modules use). And one linking rule:
 no target the `rxlive` server links imports Foundation itself (FoundationEssentials is
-fine, and so is Foundation as the fallback of `#if canImport(FoundationEssentials)`):
-Foundation's libraries cost every server process about 8 MB resident before its first
-session (docs/BENCHMARKS.md).
+fine, and so is Foundation as the fallback of `#if canImport(FoundationEssentials)` or
+imported `@_weakLinked`, as RxSwift does for the two public types of its API that are
+Foundation's): Foundation's libraries cost every server process about 7 MB resident before
+its first session (docs/BENCHMARKS.md).
 A module that is neither a target of the package nor provided by a dependency's product
 (Foundation, Glibc, XCTest, Synchronization, ...) is the toolchain's and not checked.
 
@@ -50,6 +51,7 @@ FOUNDATION_FREE = ("rxlive",)
 FOUNDATION_FALLBACK = re.compile(
     r"#if canImport\(FoundationEssentials\)\s*\n\s*import FoundationEssentials\s*\n#else\s*\n\s*import Foundation\s*\n#endif")
 BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.S)
+WEAK_LINKED = re.compile(r"^\s*@_weakLinked\s+import\s+Foundation\b", re.M)
 MULTILINE_STRING = re.compile(r'(#*)""".*?"""\1', re.S)
 
 
@@ -238,7 +240,7 @@ def foundation_problems(package_path: pathlib.Path, local_targets: dict, manifes
             if target["type"] == "system":
                 continue
             for source in sorted(target_directory(package_path, target).rglob("*.swift")):
-                text = FOUNDATION_FALLBACK.sub("", BLOCK_COMMENT.sub("", source.read_text(encoding="utf-8")))
+                text = WEAK_LINKED.sub("", FOUNDATION_FALLBACK.sub("", BLOCK_COMMENT.sub("", source.read_text(encoding="utf-8"))))
                 if any((match := IMPORT.match(line.split("//", 1)[0])) and match.group(1) == "Foundation"
                        for line in text.splitlines()):
                     problems.append(f"{manifest_name}: {source.relative_to(package_path)} imports Foundation, "

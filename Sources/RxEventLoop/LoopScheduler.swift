@@ -1,3 +1,4 @@
+import Dispatch
 import EventLoop
 import FoundationEssentials
 import Glibc

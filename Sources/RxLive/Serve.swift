@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 import HTTPServer
 import Logging
+import Prometheus
 import RxEventLoop
 import RxSwift
 import Sessions

@@ -1,8 +1,8 @@
-import Foundation
-import RxSwift
+// Weakly linked: a program that never uses this type (the rxlive server, linked with
+// --as-needed) does not load Foundation for it.
+@_weakLinked import Foundation
 
-/// Runs work as operations of an `OperationQueue`. It lives in RxCocoa, beside the other
-/// Foundation types' extensions, so that RxSwift itself links only FoundationEssentials.
+/// Runs work as operations of an `OperationQueue`.
 public final class OperationQueueScheduler: ImmediateSchedulerType, @unchecked Sendable { // OperationQueue is thread-safe; properties are immutable
     /// The queue.
     public let operationQueue: OperationQueue
@@ -17,17 +17,16 @@ public final class OperationQueueScheduler: ImmediateSchedulerType, @unchecked S
 
     /// Adds an operation running `action` unless disposed first.
     public func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
-        let work = SingleAssignmentDisposable()
-        let job = ScheduledJob { if !work.isDisposed { work.setDisposable(action(state)) } }
-        let operation = BlockOperation { job.run() }
+        let item = ScheduledItem(action: action, state: state)
+        let box = UncheckedSendableBox(value: item)
+        let operation = BlockOperation {
+            let item = box.value
+            if !item.isDisposed {
+                item.invoke()
+            }
+        }
         operation.queuePriority = queuePriority
         operationQueue.addOperation(operation)
-        return work
+        return item
     }
-}
-
-/// The action an operation runs; the queue runs it on one of its threads once, and
-/// `SingleAssignmentDisposable` makes a dispose from another thread safe.
-private struct ScheduledJob: @unchecked Sendable {
-    let run: () -> Void
 }
