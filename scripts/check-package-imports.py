@@ -10,7 +10,12 @@ provide). Two kinds of problem, one line each:
   - a dependency declared but never imported: drift.
 And one layering rule: the transport (EventLoop, TLS, WebSocket, HTTPServer) knows nothing of
 Rx, so none of those targets may depend on RxSwift, directly or through another target (the
-loop scheduler lives in RxEventLoop, which the Rx-facing modules use).
+loop scheduler lives in RxEventLoop, which the Rx-facing modules use). And one linking rule:
+no target the `rxlive` server links imports Foundation itself (FoundationEssentials is
+fine, and so is Foundation as the fallback of `#if canImport(FoundationEssentials)` or
+imported `@_weakLinked`, as RxSwift does for the two public types of its API that are
+Foundation's): Foundation's libraries cost every server process about 7 MB resident before
+its first session (docs/BENCHMARKS.md).
 A module that is neither a target of the package nor provided by a dependency's product
 (Foundation, Glibc, XCTest, Synchronization, ...) is the toolchain's and not checked.
 
@@ -41,7 +46,12 @@ IMPORT = re.compile(
 )
 # Target -> modules it must not reach through the package's own targets.
 KNOWS_NOTHING_OF = {name: {"RxSwift"} for name in ("EventLoop", "TLS", "WebSocket", "HTTPServer")}
+# Executables whose targets must not link full Foundation.
+FOUNDATION_FREE = ("rxlive",)
+FOUNDATION_FALLBACK = re.compile(
+    r"#if canImport\(FoundationEssentials\)\s*\n\s*import FoundationEssentials\s*\n#else\s*\n\s*import Foundation\s*\n#endif")
 BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.S)
+WEAK_LINKED = re.compile(r"^\s*@_weakLinked\s+import\s+Foundation\b", re.M)
 MULTILINE_STRING = re.compile(r'(#*)""".*?"""\1', re.S)
 
 
@@ -205,23 +215,45 @@ def check(package_path: pathlib.Path, scratch: pathlib.Path, manifest_name: str)
             if not (named & imported or (modules - named_elsewhere) & imported):
                 problems.append(f"{manifest_name}: target {name} declares {label} "
                                 f"but no file in {relative} imports it")
-    return problems + layering_problems(local_targets, manifest_name)
+    return problems + layering_problems(local_targets, manifest_name) + \
+        foundation_problems(package_path, local_targets, manifest_name)
+
+
+def reached(local_targets: dict, name: str, seen: set) -> set:
+    """The package's own targets `name` depends on, directly or through one another."""
+    for entry in local_targets[name]["dependencies"]:
+        kind, dependency, _ = named_dependency(entry)
+        if kind != "product" and dependency in local_targets and dependency not in seen:
+            seen.add(dependency)
+            reached(local_targets, dependency, seen)
+    return seen
+
+
+def foundation_problems(package_path: pathlib.Path, local_targets: dict, manifest_name: str) -> list:
+    """The FOUNDATION_FREE rule: each file of those executables' targets that imports Foundation."""
+    problems = []
+    for executable in FOUNDATION_FREE:
+        if executable not in local_targets:
+            continue
+        for name in sorted(reached(local_targets, executable, {executable})):
+            target = local_targets[name]
+            if target["type"] == "system":
+                continue
+            for source in sorted(target_directory(package_path, target).rglob("*.swift")):
+                text = WEAK_LINKED.sub("", FOUNDATION_FALLBACK.sub("", BLOCK_COMMENT.sub("", source.read_text(encoding="utf-8"))))
+                if any((match := IMPORT.match(line.split("//", 1)[0])) and match.group(1) == "Foundation"
+                       for line in text.splitlines()):
+                    problems.append(f"{manifest_name}: {source.relative_to(package_path)} imports Foundation, "
+                                    f"which {executable} links; import FoundationEssentials")
+    return problems
 
 
 def layering_problems(local_targets: dict, manifest_name: str) -> list:
     """The KNOWS_NOTHING_OF rule over the closure of each target's local dependencies."""
-    def reached(name: str, seen: set) -> set:
-        for entry in local_targets[name]["dependencies"]:
-            kind, dependency, _ = named_dependency(entry)
-            if kind != "product" and dependency in local_targets and dependency not in seen:
-                seen.add(dependency)
-                reached(dependency, seen)
-        return seen
-
     problems = []
     for name, forbidden in KNOWS_NOTHING_OF.items():
         if name in local_targets:
-            for module in sorted(reached(name, set()) & forbidden):
+            for module in sorted(reached(local_targets, name, set()) & forbidden):
                 problems.append(f"{manifest_name}: target {name} depends on {module}: the transport knows nothing of Rx")
     return problems
 

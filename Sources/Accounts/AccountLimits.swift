@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The bounds on names and passwords, the same for `rxlive user add` and for the login
 /// form, so an account that can be created can always log in and a login never carries
@@ -44,7 +45,9 @@ public enum CredentialRules {
         guard raw.utf8.count <= limit else {
             throw CredentialValidationError("a username has at most \(AccountLimits.maxUsernameScalars) characters (\(limit) UTF-8 bytes)")
         }
-        let normalized = raw.precomposedStringWithCanonicalMapping
+        // The standard library's own NFC (what String comparison uses); Foundation's
+        // `precomposedStringWithCanonicalMapping` would link all of Foundation into the server.
+        let normalized = String(decoding: raw._nfcCodeUnits, as: UTF8.self)
         try checkCharacters(normalized)
         guard normalized.unicodeScalars.count <= AccountLimits.maxUsernameScalars, normalized.utf8.count <= limit else {
             throw CredentialValidationError("a username has at most \(AccountLimits.maxUsernameScalars) characters (\(limit) UTF-8 bytes)")

@@ -22,7 +22,7 @@ extension CredentialRules {
         var stored = String.UnicodeScalarView()
         var rest = listed[...]
         var found = false
-        while let start = rest.range(of: "\\u{") {
+        while let start = rest.firstRange(of: "\\u{") {
             guard let end = rest[start.upperBound...].firstIndex(of: "}"),
                   let value = UInt32(rest[start.upperBound..<end], radix: 16), let scalar = Unicode.Scalar(value) else { break }
             stored.append(contentsOf: rest[..<start.lowerBound].unicodeScalars)

@@ -15,7 +15,7 @@ public enum DatabaseURIMasking {
     /// `/` or `@`, so all up to the last `@` is taken as userinfo, and a userinfo that
     /// cannot be one (a `/`, `?`, `&` or `=` before its `:`) is hidden whole.
     public static func masked(_ location: String) -> String {
-        guard let schemeEnd = location.range(of: "://") else { return location }
+        guard let schemeEnd = location.firstRange(of: "://") else { return location }
         let afterScheme = location[schemeEnd.upperBound...]
         var result = String(location[..<schemeEnd.upperBound])
         var rest = afterScheme
@@ -41,7 +41,7 @@ public enum DatabaseURIMasking {
     /// first `:` up to the last `@`) and the values of secret query parameters. For taking
     /// them out of text that may quote them, such as libpq's errors.
     static func writtenSecrets(_ location: String) -> [String] {
-        guard let schemeEnd = location.range(of: "://") else { return [] }
+        guard let schemeEnd = location.firstRange(of: "://") else { return [] }
         let afterScheme = location[schemeEnd.upperBound...]
         var secrets: [String] = []
         var rest = afterScheme

@@ -1,5 +1,6 @@
 import CLibPQ
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Accounts on a PostgreSQL server (PostgreSQL's own client library, libpq), shared by
 /// every instance that names it: their failed-login counters too.

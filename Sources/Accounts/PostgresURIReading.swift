@@ -8,6 +8,7 @@ import Glibc
 public enum PostgresURIReading {
     /// nil when libpq can read `uri`; otherwise why not, with every token libpq quoted left out.
     public static func problem(_ uri: String) -> String? {
+        if let failure = rx_libpq_load_error() { return String(cString: failure) }
         var error: UnsafeMutablePointer<CChar>?
         guard let options = PQconninfoParse(uri, &error) else {
             let reason = error.map { String(cString: $0) } ?? "out of memory"
@@ -23,7 +24,7 @@ public enum PostgresURIReading {
     static func scrubbed(_ message: String, uri: String) -> String {
         let secrets = (DatabaseURIMasking.writtenSecrets(uri) + decodedSecrets(uri)).sorted { $0.count > $1.count }
         return secrets.reduce(message) { text, secret in
-            text.replacingOccurrences(of: secret, with: DatabaseURIMasking.mask)
+            text.replacing(secret, with: DatabaseURIMasking.mask)
         }
     }
 

@@ -1,5 +1,7 @@
 import CSQLite
-import Foundation
+import FoundationEssentials
+import Glibc
+import ProcessSupport
 import Synchronization
 
 /// Accounts in a local SQLite file (the system's libsqlite3), created readable by its
@@ -21,7 +23,7 @@ public struct SQLiteDatabase: CredentialDatabase {
     /// Told, in one line, what an operator should know but that does not stop the store (a
     /// file replaced under a running server and reopened). Standard error until set.
     public var onWarning: @Sendable (String) -> Void = { message in
-        FileHandle.standardError.write(Data("warning: \(message)\n".utf8))
+        StandardError.write("warning: \(message)\n")
     }
     /// The file the last connection opened, shared by every copy of this value.
     private let opened = OpenedFile()
@@ -36,7 +38,7 @@ public struct SQLiteDatabase: CredentialDatabase {
     /// Creates the file's folder (0700) and the file itself (0600) when missing, so the
     /// file never exists with wider permissions than its owner's.
     public func createFileIfMissing() throws {
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
         if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])

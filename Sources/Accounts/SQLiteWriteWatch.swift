@@ -1,5 +1,6 @@
 import CSQLite
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// Notices the database file rewritten under a running server by something other than

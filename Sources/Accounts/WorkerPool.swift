@@ -1,5 +1,7 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
+import ProcessSupport
 import RxSwift
 import Synchronization
 
@@ -36,13 +38,11 @@ public final class WorkerPool: ImmediateSchedulerType, Sendable {
         threadCount = max(1, threads)
         self.maxQueued = max(1, maxQueued ?? 16 * threadCount)
         for index in 0..<threadCount {
-            let thread = Thread { [self] in
+            NamedThread.start(name: "\(name)-\(index)") { [self] in
                 // On Linux the nice value is per thread, and `who` 0 is the calling thread.
                 _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, nice)
                 work()
             }
-            thread.name = "\(name)-\(index)"
-            thread.start()
         }
     }
 
@@ -180,7 +180,7 @@ private struct FairQueue {
     /// A key's use at `now`, halved for every `halfLife` since it was last brought up to date.
     private static func decayed(_ entry: (use: Double, at: Double)?, now: Double) -> Double {
         guard let entry else { return 0 }
-        return entry.use * Foundation.pow(0.5, max(0, now - entry.at) / halfLife)
+        return entry.use * Glibc.pow(0.5, max(0, now - entry.at) / halfLife)
     }
 }
 

@@ -1,4 +1,7 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
+import ProcessSupport
 
 /// Several event loops, one thread each: the thread that calls `run()` drives the first loop
 /// and a thread of its own drives each other one.
@@ -34,7 +37,7 @@ public final class EventLoopGroup: Sendable {
         else { return nil }
         var count = 0
         for range in line.dropFirst("Cpus_allowed_list:".count).split(separator: ",") {
-            let bounds = range.split(separator: "-").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+            let bounds = range.split(separator: "-").map { Int($0.filter { $0 != " " && $0 != "\t" }) }
             switch bounds.count {
             case 1: guard bounds[0] != nil else { return nil }; count += 1
             case 2:
@@ -52,12 +55,10 @@ public final class EventLoopGroup: Sendable {
         let finished = DispatchGroup()
         for (index, loop) in loops.enumerated().dropFirst() {
             finished.enter()
-            let thread = Thread {
+            NamedThread.start(name: "loop-\(index)") {
                 loop.run()
                 finished.leave()
             }
-            thread.name = "loop-\(index)"
-            thread.start()
         }
         first.run()
         finished.wait()

@@ -1,5 +1,7 @@
+import Dispatch
 import EventLoop
-import Foundation
+import FoundationEssentials
+import Glibc
 import RxSwift
 import Synchronization
 

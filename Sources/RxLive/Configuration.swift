@@ -1,6 +1,7 @@
 import Accounts
 import EventLoop
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
 
 /// Everything an RxLive app needs to serve, with the defaults a local run wants.

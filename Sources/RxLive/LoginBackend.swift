@@ -1,6 +1,7 @@
 import Accounts
 import EventLoop
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
 import RxEventLoop
 

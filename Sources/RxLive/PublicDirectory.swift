@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Finds the folder of the page: the one given, or `Public/` in the working
 /// directory, or `Public/` beside the executable (as the container stages it).
@@ -22,8 +23,8 @@ enum PublicDirectory {
     }
 
     private static func isDirectory(_ path: String, _ fileManager: FileManager) -> Bool {
-        var directory: ObjCBool = false
-        return fileManager.fileExists(atPath: path, isDirectory: &directory) && directory.boolValue
+        var directory = false
+        return fileManager.fileExists(atPath: path, isDirectory: &directory) && directory
     }
 
     /// The real folder of the running binary (through symlinks), from /proc on Linux.

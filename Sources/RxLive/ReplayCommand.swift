@@ -1,5 +1,7 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
+import ProcessSupport
 import Sessions
 
 /// `<app> replay FILE...`: replays recorded sessions (`--record`) against this build's
@@ -51,9 +53,9 @@ struct ReplayCommand: ParsableCommand {
             }
             let outcome = SessionReplay.replay(recording, with: viewModel)
             if rxtest {
-                try write(export.testCase(recording, outcome: outcome, source: (file as NSString).lastPathComponent))
+                try write(export.testCase(recording, outcome: outcome, source: URL(fileURLWithPath: file).lastPathComponent))
                 if let difference = outcome.difference {
-                    FileHandle.standardError.write(Data("\(file): note: the replay differs (\(difference)); the test expects what was recorded\n".utf8))
+                    StandardError.write("\(file): note: the replay differs (\(difference)); the test expects what was recorded\n")
                 }
                 continue
             }

@@ -1,5 +1,7 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
+import ProcessSupport
 import Logging
 
 /// The command line of an RxLive app (`rxlive` is one): serves the page folder and the
@@ -188,14 +190,14 @@ enum RxLiveMain {
             // Only serving handles signals; a `user` command keeps their defaults (Ctrl-C at a prompt).
             if !(command is RxLiveCommand) { TerminationSignals.release() }
             try command.run()
-            Foundation.exit(0)
+            Glibc.exit(0)
         } catch {
             // --help and --version arrive here as clean exits.
             if RxLiveCommand.exitCode(for: error) == .success {
                 RxLiveCommand.exit(withError: error)
             }
             // A `user` command that already said what went wrong.
-            if let code = error as? ExitCode { Foundation.exit(code.rawValue) }
+            if let code = error as? ExitCode { Glibc.exit(code.rawValue) }
             fail(error)
         }
     }
@@ -205,7 +207,7 @@ enum RxLiveMain {
             ?? (error as? ServeError)?.description
             ?? RxLiveCommand.message(for: error)
         let oneLine = message.split(whereSeparator: \.isNewline).joined(separator: " ")
-        FileHandle.standardError.write(Data("\(RxLiveApp.current.name): error: \(oneLine)\n".utf8))
-        Foundation.exit(2)
+        StandardError.write("\(RxLiveApp.current.name): error: \(oneLine)\n")
+        Glibc.exit(2)
     }
 }

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import ProcessSupport
 import Logging
 import RxSwift
 import ServiceLifecycle
@@ -29,13 +31,11 @@ public final class RxLiveService: Service, Sendable {
     public func run() async throws {
         let server = self.server
         let stopped = LoopsStopped()
-        let thread = Thread {
+        NamedThread.start(name: "rxlive-loop-0") {
             server.runLoops()
             MainScheduler.resetHost()
             stopped.finish()
         }
-        thread.name = "rxlive-loop-0"
-        thread.start()
         await withTaskCancellationHandler {
             await withGracefulShutdownHandler {
                 await stopped.wait()

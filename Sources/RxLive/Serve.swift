@@ -1,7 +1,9 @@
 import EventLoop
-import Foundation
+import FoundationEssentials
+import Glibc
 import HTTPServer
 import Logging
+import Prometheus
 import RxEventLoop
 import RxSwift
 import Sessions

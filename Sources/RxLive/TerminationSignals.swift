@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The signals the server handles (SIGTERM and SIGINT drain it; SIGHUP, SIGUSR1, SIGUSR2
 /// are logged), held back from the first instruction until their handlers are in place: a

@@ -1,6 +1,8 @@
 import Accounts
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
+import ProcessSupport
 
 /// `rxlive user add|remove|list`: manages the accounts of `--database`.
 struct UserCommand: ParsableCommand {
@@ -157,7 +159,7 @@ extension AccountStoreCommand {
 }
 
 func printUserError(_ message: String) {
-    FileHandle.standardError.write(Data("\(RxLiveApp.current.name): \(message)\n".utf8))
+    StandardError.write("\(RxLiveApp.current.name): \(message)\n")
 }
 
 /// The bytes of a command-line argument as the process got them: Swift's `String`s of the
@@ -178,7 +180,7 @@ enum CommandLineBytes {
 enum PasswordInput {
     static func read(prompt: String) -> [UInt8]? {
         guard isatty(STDIN_FILENO) == 1 else { return readLineBytes() }
-        FileHandle.standardError.write(Data(prompt.utf8))
+        StandardError.write(prompt)
         var saved = termios()
         tcgetattr(STDIN_FILENO, &saved)
         var silent = saved
@@ -186,7 +188,7 @@ enum PasswordInput {
         tcsetattr(STDIN_FILENO, TCSANOW, &silent)
         defer {
             tcsetattr(STDIN_FILENO, TCSANOW, &saved)
-            FileHandle.standardError.write(Data("\n".utf8))
+            StandardError.write("\n")
         }
         return readLineBytes()
     }

@@ -1,6 +1,8 @@
 import Accounts
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
+import ProcessSupport
 
 extension UserCommand {
     /// `rxlive user token NAME`: a bearer token for scripts (`Authorization: Bearer …`).
@@ -31,7 +33,7 @@ extension UserCommand {
                 throw ExitCode(1)
             }
             // The token alone on standard output, for $(…); its id for `revoke` on standard error.
-            FileHandle.standardError.write(Data("session \(issued.session.id) of \(issued.session.username), expires \(timestamp(issued.session.expiresAt))\n".utf8))
+            StandardError.write("session \(issued.session.id) of \(issued.session.username), expires \(timestamp(issued.session.expiresAt))\n")
             print(issued.token)
         }
     }
@@ -52,7 +54,7 @@ extension UserCommand {
             for session in try openStore().signedInSessions(of: name, policy: policy) {
                 let fields = [session.id, timestamp(session.createdAt), timestamp(session.lastUsedAt), timestamp(session.expiresAt),
                               session.clientAddress.isEmpty ? "-" : session.clientAddress,
-                              session.userAgent.isEmpty ? "-" : session.userAgent.replacingOccurrences(of: "\t", with: " ")]
+                              session.userAgent.isEmpty ? "-" : session.userAgent.replacing("\t", with: " ")]
                 print(fields.joined(separator: "\t"))
             }
         }
@@ -97,7 +99,5 @@ extension UserCommand {
 
 /// A Unix time as UTC, to the second (ISO 8601).
 private func timestamp(_ seconds: Double) -> String {
-    let formatter = ISO8601DateFormatter()
-    formatter.timeZone = TimeZone(identifier: "UTC")
-    return formatter.string(from: Date(timeIntervalSince1970: seconds.rounded(.down)))
+    Date(timeIntervalSince1970: seconds.rounded(.down)).formatted(.iso8601)
 }

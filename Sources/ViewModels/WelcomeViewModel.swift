@@ -1,3 +1,4 @@
+import Dispatch
 import RxSwift
 
 /// The page's welcome for a signed-in user: a greeting by name, how long this session has

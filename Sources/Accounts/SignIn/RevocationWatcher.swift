@@ -1,4 +1,7 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
+import ProcessSupport
 import Synchronization
 
 /// Waits until a revocation may have been logged: a database that can tell (PostgreSQL's
@@ -12,7 +15,7 @@ public protocol RevocationWaiter: AnyObject {
 /// Sleeps, and says the log may have changed.
 final class PollingRevocationWaiter: RevocationWaiter {
     func wait(seconds: Double) -> Bool {
-        Thread.sleep(forTimeInterval: seconds)
+        NamedThread.sleep(seconds: seconds)
         return true
     }
 }
@@ -39,7 +42,7 @@ final class SQLiteRevocationWaiter: RevocationWaiter {
     }
 
     func wait(seconds: Double) -> Bool {
-        Thread.sleep(forTimeInterval: seconds)
+        NamedThread.sleep(seconds: seconds)
         let now = paths.map { path -> FileState? in
             var info = stat()
             guard stat(path, &info) == 0 else { return nil }
@@ -87,9 +90,7 @@ public final class RevocationWatcher: Sendable {
 
     /// Starts the thread; the log is read from what is newest now.
     public func start() {
-        let thread = Thread { [self] in run() }
-        thread.name = "rxlive.sign-out"
-        thread.start()
+        NamedThread.start(name: "rxlive.sign-out") { [self] in run() }
     }
 
     /// Stops the thread and waits for it (at most one wait's length).

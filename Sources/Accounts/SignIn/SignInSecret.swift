@@ -1,5 +1,6 @@
 import COpenSSL
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The random secrets of signing in: session tokens, hand-over codes and session ids, and
 /// the hash under which the database keeps a token or code (never the secret itself).
@@ -77,7 +78,7 @@ public enum SignInSecret {
 
     private static func base64URL(_ bytes: [UInt8]) -> String {
         var text = Data(bytes).base64EncodedString()
-        text = text.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        text = text.replacing("+", with: "-").replacing("/", with: "_")
         while text.hasSuffix("=") { text.removeLast() }
         return text
     }

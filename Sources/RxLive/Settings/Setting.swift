@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One setting of an RxLive server, declared once in `Settings`: its flag, its `RXLIVE_*`
 /// variable, its default, how its text is checked and read, and its help. The command line,
@@ -104,7 +105,7 @@ extension ConfigurationSetting {
         if !values.isEmpty { return GivenSetting(items: values, source: "--\(flag)") }
         guard let text = environment[variable] else { return nil }
         guard isList else { return GivenSetting(items: [text], source: variable) }
-        let items = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let items = text.split(separator: ",").map { String($0.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()) }.filter { !$0.isEmpty }
         return GivenSetting(items: items, source: variable)
     }
 
@@ -115,7 +116,7 @@ extension ConfigurationSetting {
             ? "\(help) (default \(defaultDescription); repeat for more; env \(variable), comma-separated)."
             : "\(help) (default \(defaultDescription); env \(variable))."
         let hidden = accountsOnly && !RxLiveApp.current.accounts
-        return ArgumentHelp(text.replacingOccurrences(of: "`", with: ""), valueName: valueName,
+        return ArgumentHelp(text.replacing("`", with: ""), valueName: valueName,
                             visibility: hidden ? .private : .default)
     }
 

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The checks of list settings' items: each finds a value that can never work, and says
 /// why in words an operator can act on, so that it stops `rxlive` at start instead of
@@ -17,7 +18,7 @@ enum SettingChecks {
         if origin == "*" { return nil }
         let refusal = "'\(origin)' is not an origin: write scheme://host or scheme://host:port, as a browser "
             + "sends it (such as https://example.com)"
-        guard let schemeEnd = origin.range(of: "://") else { return refusal }
+        guard let schemeEnd = origin.firstRange(of: "://") else { return refusal }
         let scheme = origin[..<schemeEnd.lowerBound]
         guard let first = scheme.first, first.isASCII, first.isLetter,
               scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }) else { return refusal }

@@ -1,5 +1,6 @@
 import Accounts
-import Foundation
+import FoundationEssentials
+import Glibc
 import HTTPServer
 import Logging
 import Sessions

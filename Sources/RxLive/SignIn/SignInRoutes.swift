@@ -81,7 +81,7 @@ enum SignInRoutes {
             switch scalar {
             case "\"": json += "\\\""
             case "\\": json += "\\\\"
-            case _ where scalar.value < 0x20: json += String(format: "\\u%04x", scalar.value)
+            case _ where scalar.value < 0x20: json += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
             default: json.unicodeScalars.append(scalar)
             }
         }

@@ -1,4 +1,14 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import CRxResources
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Synchronization
 
 /// A misuse of the event grammar's threading rules, found in debug builds.
@@ -37,7 +47,7 @@ public enum Hooks {
         }
         var customCaptureSubscriptionCallstack: CustomCaptureSubscriptionCallstack = {
             #if DEBUG
-            return Thread.callStackSymbols
+            return callStackSymbols()
             #else
             return []
             #endif
@@ -92,4 +102,14 @@ public enum Hooks {
     static func subscriptionCallStack() -> [String] {
         recordsCallStack.load(ordering: .relaxed) ? customCaptureSubscriptionCallstack() : []
     }
+}
+
+/// The calling thread's stack, one frame a line, as Foundation's `Thread.callStackSymbols`
+/// gives it (from libc, so that Rx links no more of Foundation than FoundationEssentials).
+private func callStackSymbols() -> [String] {
+    var frames = [UnsafeMutableRawPointer?](repeating: nil, count: 128)
+    let count = rx_backtrace(&frames, Int32(frames.count))
+    guard let symbols = rx_backtrace_symbols(frames, count) else { return [] }
+    defer { free(symbols) }
+    return (0..<Int(count)).compactMap { symbols[$0].map { String(cString: $0) } }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The namespace of a type's reactive extensions: `value.rx.something`.
 ///
@@ -50,6 +54,3 @@ extension ReactiveCompatible {
         set {}
     }
 }
-
-/// Every `NSObject` has reactive extensions, as in RxSwift.
-extension NSObject: ReactiveCompatible {}

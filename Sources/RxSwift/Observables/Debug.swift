@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Synchronization
 
 extension ObservableType {
@@ -20,18 +29,31 @@ private struct DebugLogger {
 
     let identifier: String
     let trimOutput: Bool
-    private let dateFormatter: DateFormatter
 
     init(identifier: String, trimOutput: Bool) {
         self.identifier = identifier
         self.trimOutput = trimOutput
-        dateFormatter = DateFormatter()
-        dateFormatter.dateFormat = "yyyy-MM-dd HH:mm:ss.SSS"
-        dateFormatter.locale = Locale(identifier: "en_US_POSIX")
     }
 
     func log(_ content: String) {
-        print("\(dateFormatter.string(from: Date())): \(identifier) -> \(content)")
+        print("\(Self.localTimestamp()): \(identifier) -> \(content)")
+    }
+
+    /// Now in local time as `yyyy-MM-dd HH:mm:ss.SSS`, from libc rather than a
+    /// `DateFormatter` (which would link Foundation's ICU into every server).
+    private static func localTimestamp() -> String {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        var seconds = now.tv_sec
+        var local = tm()
+        localtime_r(&seconds, &local)
+        func padded(_ value: Int, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        let date = "\(padded(Int(local.tm_year) + 1900, 4))-\(padded(Int(local.tm_mon) + 1, 2))-\(padded(Int(local.tm_mday), 2))"
+        let time = "\(padded(Int(local.tm_hour), 2)):\(padded(Int(local.tm_min), 2)):\(padded(Int(local.tm_sec), 2))"
+        return "\(date) \(time).\(padded(now.tv_nsec / 1_000_000, 3))"
     }
 
     func log<Element>(_ event: Event<Element>) {

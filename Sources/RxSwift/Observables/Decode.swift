@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A decoder that makes a `Decodable` value from `Data`, such as `JSONDecoder` or
 /// `PropertyListDecoder`; `decode(type:decoder:)` takes any of them.

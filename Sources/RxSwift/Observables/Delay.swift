@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
 
 extension ObservableType {
     /// Shifts every element and the completion of `self` later by `dueTime`, on `scheduler`.

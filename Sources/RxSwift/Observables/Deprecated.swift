@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 // RxSwift 5 names that RxSwift 6 keeps as deprecated aliases, so older code still compiles.
 
@@ -134,7 +138,7 @@ extension ObservableType {
 
 /// A time in seconds as whole milliseconds, the way the `TimeInterval` overloads of RxSwift 4
 /// convert their arguments.
-func rxTimeInterval(seconds: Foundation.TimeInterval) -> RxTimeInterval {
+func rxTimeInterval(seconds: TimeInterval) -> RxTimeInterval {
     .milliseconds(Int(seconds * 1000.0))
 }
 
@@ -143,55 +147,55 @@ func rxTimeInterval(seconds: Foundation.TimeInterval) -> RxTimeInterval {
 extension ObservableType {
     /// `delay(_:scheduler:)` with the time in seconds.
     @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.", renamed: "delay(_:scheduler:)")
-    public func delay(_ dueTime: Foundation.TimeInterval, scheduler: SchedulerType) -> Observable<Element> {
+    public func delay(_ dueTime: TimeInterval, scheduler: SchedulerType) -> Observable<Element> {
         delay(rxTimeInterval(seconds: dueTime), scheduler: scheduler)
     }
 
     /// `timeout(_:scheduler:)` with the time in seconds.
     @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.", renamed: "timeout(_:scheduler:)")
-    public func timeout(_ dueTime: Foundation.TimeInterval, scheduler: SchedulerType) -> Observable<Element> {
+    public func timeout(_ dueTime: TimeInterval, scheduler: SchedulerType) -> Observable<Element> {
         timeout(rxTimeInterval(seconds: dueTime), scheduler: scheduler)
     }
 
     /// `timeout(_:other:scheduler:)` with the time in seconds.
     @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.", renamed: "timeout(_:other:scheduler:)")
-    public func timeout<OtherSource: ObservableConvertibleType>(_ dueTime: Foundation.TimeInterval, other: OtherSource, scheduler: SchedulerType) -> Observable<Element> where Element == OtherSource.Element {
+    public func timeout<OtherSource: ObservableConvertibleType>(_ dueTime: TimeInterval, other: OtherSource, scheduler: SchedulerType) -> Observable<Element> where Element == OtherSource.Element {
         timeout(rxTimeInterval(seconds: dueTime), other: other, scheduler: scheduler)
     }
 
     /// `skip(_:scheduler:)` with the time in seconds.
     @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.", renamed: "skip(_:scheduler:)")
-    public func skip(_ duration: Foundation.TimeInterval, scheduler: SchedulerType) -> Observable<Element> {
+    public func skip(_ duration: TimeInterval, scheduler: SchedulerType) -> Observable<Element> {
         skip(rxTimeInterval(seconds: duration), scheduler: scheduler)
     }
 
     /// `throttle(_:latest:scheduler:)` with the time in seconds.
     @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.", renamed: "throttle(_:latest:scheduler:)")
-    public func throttle(_ dueTime: Foundation.TimeInterval, latest: Bool = true, scheduler: SchedulerType) -> Observable<Element> {
+    public func throttle(_ dueTime: TimeInterval, latest: Bool = true, scheduler: SchedulerType) -> Observable<Element> {
         throttle(rxTimeInterval(seconds: dueTime), latest: latest, scheduler: scheduler)
     }
 
     /// `take(for:scheduler:)` with the time in seconds.
     @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.", renamed: "take(for:scheduler:)")
-    public func take(_ duration: Foundation.TimeInterval, scheduler: SchedulerType) -> Observable<Element> {
+    public func take(_ duration: TimeInterval, scheduler: SchedulerType) -> Observable<Element> {
         take(for: rxTimeInterval(seconds: duration), scheduler: scheduler)
     }
 
     /// `delaySubscription(_:scheduler:)` with the time in seconds.
     @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.", renamed: "delaySubscription(_:scheduler:)")
-    public func delaySubscription(_ dueTime: Foundation.TimeInterval, scheduler: SchedulerType) -> Observable<Element> {
+    public func delaySubscription(_ dueTime: TimeInterval, scheduler: SchedulerType) -> Observable<Element> {
         delaySubscription(rxTimeInterval(seconds: dueTime), scheduler: scheduler)
     }
 
     /// `window(timeSpan:count:scheduler:)` with the time in seconds.
     @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.", renamed: "window(timeSpan:count:scheduler:)")
-    public func window(timeSpan: Foundation.TimeInterval, count: Int, scheduler: SchedulerType) -> Observable<Observable<Element>> {
+    public func window(timeSpan: TimeInterval, count: Int, scheduler: SchedulerType) -> Observable<Observable<Element>> {
         window(timeSpan: rxTimeInterval(seconds: timeSpan), count: count, scheduler: scheduler)
     }
 
     /// `buffer(timeSpan:count:scheduler:)` with the time in seconds.
     @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.", renamed: "buffer(timeSpan:count:scheduler:)")
-    public func buffer(timeSpan: Foundation.TimeInterval, count: Int, scheduler: SchedulerType) -> Observable<[Element]> {
+    public func buffer(timeSpan: TimeInterval, count: Int, scheduler: SchedulerType) -> Observable<[Element]> {
         buffer(timeSpan: rxTimeInterval(seconds: timeSpan), count: count, scheduler: scheduler)
     }
 }
@@ -199,13 +203,13 @@ extension ObservableType {
 extension ObservableType where Element: RxAbstractInteger {
     /// `interval(_:scheduler:)` with the time in seconds.
     @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.", renamed: "interval(_:scheduler:)")
-    public static func interval(_ period: Foundation.TimeInterval, scheduler: SchedulerType) -> Observable<Element> {
+    public static func interval(_ period: TimeInterval, scheduler: SchedulerType) -> Observable<Element> {
         interval(rxTimeInterval(seconds: period), scheduler: scheduler)
     }
 
     /// `timer(_:period:scheduler:)` with the times in seconds.
     @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.", renamed: "timer(_:period:scheduler:)")
-    public static func timer(_ dueTime: Foundation.TimeInterval, period: Foundation.TimeInterval? = nil, scheduler: SchedulerType) -> Observable<Element> {
+    public static func timer(_ dueTime: TimeInterval, period: TimeInterval? = nil, scheduler: SchedulerType) -> Observable<Element> {
         timer(rxTimeInterval(seconds: dueTime), period: period.map { rxTimeInterval(seconds: $0) }, scheduler: scheduler)
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension ObservableType {
     /// Sends the first element at once, then at most one element per `dueTime`: an element

@@ -1,10 +1,14 @@
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Runs work on a concurrent dispatch queue (units may run in parallel).
 public final class ConcurrentDispatchQueueScheduler: SchedulerType, Sendable {
     /// Seconds, as in RxSwift.
-    public typealias TimeInterval = Foundation.TimeInterval
+    public typealias TimeInterval = Double
     /// Absolute time, as in RxSwift.
     public typealias Time = Date
 

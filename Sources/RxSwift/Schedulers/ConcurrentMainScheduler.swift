@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The main thread for `subscribe(on:)`, as RxSwift's `ConcurrentMainScheduler`: `schedule`
 /// runs the action at once whenever it is called on the main thread (the host's thread, see
@@ -6,7 +10,7 @@ import Foundation
 /// `MainScheduler.instance`. For `observe(on:)`, `MainScheduler` keeps the order better.
 public final class ConcurrentMainScheduler: SchedulerType, Sendable {
     /// Seconds, as in RxSwift.
-    public typealias TimeInterval = Foundation.TimeInterval
+    public typealias TimeInterval = Double
     /// Absolute time, as in RxSwift.
     public typealias Time = Date
 

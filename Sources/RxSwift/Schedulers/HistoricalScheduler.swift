@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Converts between `Date` and a `HistoricalScheduler`'s virtual time (also `Date`).
 public struct HistoricalSchedulerTimeConverter: VirtualTimeConverterType, Sendable {

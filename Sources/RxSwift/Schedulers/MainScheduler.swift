@@ -1,5 +1,10 @@
+import CRxResources
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
 
 /// A scheduler that can stand in for the main thread (see `MainScheduler.setHost(_:)`): it
@@ -160,14 +165,14 @@ final class MainThreadHost: @unchecked Sendable {
     /// the host's thread, or the process's main thread without a host; never for a host
     /// without a thread (a virtual time scheduler gets all the work).
     var mayRunInline: Bool {
-        guard host != nil else { return Thread.isMainThread }
+        guard host != nil else { return rx_is_main_thread() != 0 }
         return threadOwner?.isOnHostThread ?? false
     }
 
     /// `true` where `ensureRunningOnMainThread` passes: as `mayRunInline`, but everywhere for
     /// a host without a thread.
     var passesMainThreadCheck: Bool {
-        guard host != nil else { return Thread.isMainThread }
+        guard host != nil else { return rx_is_main_thread() != 0 }
         return threadOwner?.isOnHostThread ?? true
     }
 

@@ -1,4 +1,6 @@
-import Foundation
+// Weakly linked: a program that never uses this type (the rxlive server, linked with
+// --as-needed) does not load Foundation for it.
+@_weakLinked import Foundation
 
 /// Runs work as operations of an `OperationQueue`.
 public final class OperationQueueScheduler: ImmediateSchedulerType, @unchecked Sendable { // OperationQueue is thread-safe; properties are immutable

@@ -1,5 +1,9 @@
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A time interval for schedulers (as in RxSwift).
 public typealias RxTimeInterval = DispatchTimeInterval

@@ -1,5 +1,9 @@
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Runs work on a serial dispatch queue: one unit at a time, in order.
 ///
@@ -7,7 +11,7 @@ import Foundation
 // @unchecked Sendable: every stored property is immutable and a dispatch queue is thread-safe.
 public class SerialDispatchQueueScheduler: SchedulerType, @unchecked Sendable {
     /// Seconds, as in RxSwift.
-    public typealias TimeInterval = Foundation.TimeInterval
+    public typealias TimeInterval = Double
     /// Absolute time, as in RxSwift.
     public typealias Time = Date
 

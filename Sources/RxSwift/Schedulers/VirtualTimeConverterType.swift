@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Converts between a virtual time scheduler's units and real time (RxSwift's requirements:
 /// intervals convert to and from `TimeInterval` seconds).

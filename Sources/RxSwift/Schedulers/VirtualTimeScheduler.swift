@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A scheduler whose clock only moves when work runs: `start()` runs the queued work in time
 /// order, jumping the clock to each item's time. Subclass it with your own

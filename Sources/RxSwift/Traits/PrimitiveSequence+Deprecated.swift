@@ -1,29 +1,33 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 // Trait overloads RxSwift 6 still carries in its Deprecated.swift.
 
 extension PrimitiveSequence {
     /// `delay(_:scheduler:)` with the time in seconds.
     @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.", renamed: "delay(_:scheduler:)")
-    public func delay(_ dueTime: Foundation.TimeInterval, scheduler: SchedulerType) -> PrimitiveSequence<Trait, Element> {
+    public func delay(_ dueTime: TimeInterval, scheduler: SchedulerType) -> PrimitiveSequence<Trait, Element> {
         delay(rxTimeInterval(seconds: dueTime), scheduler: scheduler)
     }
 
     /// `delaySubscription(_:scheduler:)` with the time in seconds.
     @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.", renamed: "delaySubscription(_:scheduler:)")
-    public func delaySubscription(_ dueTime: Foundation.TimeInterval, scheduler: SchedulerType) -> PrimitiveSequence<Trait, Element> {
+    public func delaySubscription(_ dueTime: TimeInterval, scheduler: SchedulerType) -> PrimitiveSequence<Trait, Element> {
         delaySubscription(rxTimeInterval(seconds: dueTime), scheduler: scheduler)
     }
 
     /// `timeout(_:scheduler:)` with the time in seconds.
     @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.", renamed: "timeout(_:scheduler:)")
-    public func timeout(_ dueTime: Foundation.TimeInterval, scheduler: SchedulerType) -> PrimitiveSequence<Trait, Element> {
+    public func timeout(_ dueTime: TimeInterval, scheduler: SchedulerType) -> PrimitiveSequence<Trait, Element> {
         timeout(rxTimeInterval(seconds: dueTime), scheduler: scheduler)
     }
 
     /// `timeout(_:other:scheduler:)` with the time in seconds.
     @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.", renamed: "timeout(_:other:scheduler:)")
-    public func timeout(_ dueTime: Foundation.TimeInterval, other: PrimitiveSequence<Trait, Element>, scheduler: SchedulerType) -> PrimitiveSequence<Trait, Element> {
+    public func timeout(_ dueTime: TimeInterval, other: PrimitiveSequence<Trait, Element>, scheduler: SchedulerType) -> PrimitiveSequence<Trait, Element> {
         timeout(rxTimeInterval(seconds: dueTime), other: other, scheduler: scheduler)
     }
 }
@@ -31,7 +35,7 @@ extension PrimitiveSequence {
 extension PrimitiveSequenceType where Element: RxAbstractInteger {
     /// `timer(_:scheduler:)` with the time in seconds.
     @available(*, deprecated, message: "Use DispatchTimeInterval overload instead.", renamed: "timer(_:scheduler:)")
-    public static func timer(_ dueTime: Foundation.TimeInterval, scheduler: SchedulerType) -> PrimitiveSequence<Trait, Element> {
+    public static func timer(_ dueTime: TimeInterval, scheduler: SchedulerType) -> PrimitiveSequence<Trait, Element> {
         timer(rxTimeInterval(seconds: dueTime), scheduler: scheduler)
     }
 }

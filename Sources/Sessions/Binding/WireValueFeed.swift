@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import RxSwift
 
 /// The input subject of a value input, and how a message's value becomes one of its

@@ -1,3 +1,4 @@
+import Dispatch
 import RxSwift
 
 extension WireViewModel {

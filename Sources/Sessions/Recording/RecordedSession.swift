@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A session's recording read back (the format of docs/RECORDING.md): the header, then its
 /// events in the order they were written.
@@ -71,7 +72,7 @@ public struct RecordedSession: Sendable {
             number += 1
             guard let fields = Self.object(line) else { throw RecordingError(description: "line \(number) is not a JSON object") }
             if fields["truncated"] != nil { truncated = true; continue }
-            let time = (fields["t"] as? NSNumber)?.uint64Value ?? 0
+            let time = (fields["t"] as? Int).flatMap(UInt64.init(exactly:)) ?? 0
             if let name = fields["input"] as? String {
                 events.append(.input(time: time, name: name, json: Self.rawTail(line, "value"), secretLength: fields["secret"] as? Int))
             } else if let name = fields["output"] as? String {
@@ -105,13 +106,13 @@ public struct RecordedSession: Sendable {
     }
 
     private static func object(_ line: String) -> [String: Any]? {
-        (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+        RecordingJSON.object(line)
     }
 
     /// The raw JSON of `key`, written as the line's last field (`,"key":RAW}`): a name's
     /// quotes are escaped, so the first `,"key":` is the field's.
     static func rawTail(_ line: String, _ key: String) -> String? {
-        guard let range = line.range(of: ",\"\(key)\":"), line.hasSuffix("}") else { return nil }
+        guard let range = line.firstRange(of: ",\"\(key)\":"), line.hasSuffix("}") else { return nil }
         return String(line[range.upperBound..<line.index(before: line.endIndex)])
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import RxSwift
 
 /// The virtual time of a replay, one tick a millisecond: RxTest's `TestScheduler(initialClock:

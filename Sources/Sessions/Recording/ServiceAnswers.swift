@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import RxSwift
 
 /// Where a session's service calls go through `WireClient.answers`: a recording writes each

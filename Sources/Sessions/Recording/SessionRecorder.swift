@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// Records sessions to files in one folder (`--record DIR`): one file per session, mode 600,
@@ -34,7 +35,9 @@ public final class SessionRecorder: Sendable {
             }
             finished = Mutex(existing.sorted { ($0.modified, $0.path) < ($1.modified, $1.path) }.map { ($0.path, $0.size) })
         } catch {
-            throw RecordingError(description: "cannot record into \(directory): \(error.localizedDescription)")
+            // FoundationEssentials' errors have no localized text: the system's words for the cause.
+            let cause = ((error as? CocoaError)?.underlying as? POSIXError).map { String(cString: strerror($0.code.rawValue)) }
+            throw RecordingError(description: "cannot record into \(directory): \(cause ?? "\(error)")")
         }
         prune()
     }
@@ -46,7 +49,7 @@ public final class SessionRecorder: Sendable {
         // Milliseconds since 1970, padded: the names sort as the sessions began.
         let stamp = String(Int(Date().timeIntervalSince1970 * 1000)).leftPadded(to: 13)
         let path = "\(directory)/\(stamp)-\(session.viewModelName)-\(session.id)\(RecordingLine.fileExtension)"
-        let descriptor = Foundation.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        let descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { return nil }
         let wire = session.endpoint.wire
         let header = RecordingLine.header(viewModel: wire.name, session: session.id, started: Date().formatted(.iso8601),

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import RxSwift
 import Synchronization
 
@@ -219,7 +220,7 @@ final class SessionRecording: ServiceAnswering, @unchecked Sendable {  // mutabl
         state.buffer.withBytes { bytes in
             var offset = 0
             while offset < bytes.count {
-                let done = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                let done = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 if done <= 0 { break }
                 offset += done
             }
@@ -231,7 +232,7 @@ final class SessionRecording: ServiceAnswering, @unchecked Sendable {  // mutabl
     /// Writes the buffered lines now, so a reader of the file sees the session so far.
     func flushBuffered() {
         state.withLock { state in
-            if state.descriptor >= 0 { flush(&state) }
+            if state.descriptor >= 0 { Self.flush(&state) }
         }
     }
 

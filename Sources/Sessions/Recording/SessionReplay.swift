@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import RxSwift
 
 /// Replays a recorded session against a declaration of its view model, on virtual time
@@ -34,7 +35,8 @@ public enum SessionReplay {
         public let replayed: Value?
 
         public var description: String {
-            let seconds = String(format: "%.3f", Double(milliseconds) / 1000)
+            let thousandths = String(milliseconds % 1000)
+            let seconds = "\(milliseconds / 1000).\(String(repeating: "0", count: 3 - thousandths.count))\(thousandths)"
             return "output \"\(output)\" at \(seconds) s: recorded \(recorded?.description ?? "nothing"), "
                 + "now \(replayed?.description ?? "nothing")"
         }
