@@ -1,3 +1,4 @@
+import Dispatch
 import RxSwift
 import RxTest
 import XCTest
@@ -259,6 +260,49 @@ final class ObservableFlatMapCreateInnerTests: RxTestCase {
             .subscribe(onNext: { received.append($0) }, onCompleted: { completed += 1 })
         subscription.dispose()
         XCTAssertEqual(received, (0..<200).flatMap { $0 % 3 == 0 ? [$0, -$0] : [$0] })
+        XCTAssertEqual(completed, 1)
+    }
+
+    /// Synchronous inners forward without the sink's lock only while no grouped inner can
+    /// forward: here one sends from another thread the whole time, so every event still
+    /// arrives one at a time (a lost count or a recorded anomaly would show two at once).
+    func testFlatMapSynchronousInnersBesideAnInnerOnAnotherThread() throws {
+        let source = PublishSubject<Int>()
+        let go = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        var count = 0
+        var completed = 0
+        let anomalies = recordingAnomalies {
+            let subscription = source
+                .flatMap { value -> Observable<Int> in
+                    if value != 0 {
+                        return Observable.create { observer in
+                            observer.onNext(value)
+                            observer.onCompleted()
+                            return Disposables.create()
+                        }
+                    }
+                    return Observable.create { observer in
+                        let background = UncheckedBox(observer)
+                        DispatchQueue.global().async {
+                            go.wait()
+                            for _ in 0..<50_000 { background.value.onNext(-1) }
+                            background.value.onCompleted()
+                            finished.signal()
+                        }
+                        return Disposables.create()
+                    }
+                }
+                .subscribe(onNext: { _ in count += 1 }, onCompleted: { completed += 1 })
+            source.onNext(0)
+            go.signal()
+            for value in 1...50_000 { source.onNext(value) }
+            finished.wait()
+            source.onCompleted()
+            subscription.dispose()
+        }
+        XCTAssertEqual(anomalies, [])
+        XCTAssertEqual(count, 100_000)
         XCTAssertEqual(completed, 1)
     }
 

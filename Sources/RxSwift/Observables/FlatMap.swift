@@ -57,6 +57,12 @@ final class FlatMapSink<SourceElement, SourceSequence: ObservableConvertibleType
     /// the source's events, which read it without the lock.
     @usableFromInline
     @exclusivity(unchecked) var keepsSpares = false
+    /// `inners` is not empty; stored under `lock` after each change, read without it.
+    @usableFromInline
+    let hasGroupedInners = Atomic<Bool>(false)
+    /// The thread running `subscribeGeneral`, 0 when none (see `forwardsAlone`).
+    @usableFromInline
+    let subscribingThread = Atomic<UInt>(0)
 
     @inlinable @inline(__always)
     init(selector: @escaping Selector, observer: Observer, cancel: SinkDisposer) {
@@ -132,8 +138,14 @@ final class FlatMapSink<SourceElement, SourceSequence: ObservableConvertibleType
         if isDisposed { return }
         let inner = takeSpare() ?? Inner(parent: self)
         subscribing += 1
+        if subscribing == 1 {
+            subscribingThread.store(currentThreadIdentifier(), ordering: .relaxed)
+        }
         inner.start(source)
         subscribing -= 1
+        if subscribing == 0 {
+            subscribingThread.store(0, ordering: .relaxed)
+        }
         if inner.hasTerminated {
             if stopped {
                 // The source completed during the subscription; this one no longer holds it up.
@@ -149,9 +161,11 @@ final class FlatMapSink<SourceElement, SourceSequence: ObservableConvertibleType
             if stopped { pendingAtStop -= 1 }
             if innersDisposed { return false }
             inners.insert(inner)
+            hasGroupedInners.store(true, ordering: .releasing)
             if !inner.markGrouped() {
                 // It terminated since `hasTerminated` was read; it left the group to us.
                 _ = inners.remove(inner)
+                hasGroupedInners.store(!inners.isEmpty, ordering: .releasing)
                 completeIfDone()
             }
             return true
@@ -206,8 +220,21 @@ final class FlatMapSink<SourceElement, SourceSequence: ObservableConvertibleType
     func innerCompleted(_ inner: Inner) {
         lock.performLocked {
             _ = inners.remove(inner)
+            hasGroupedInners.store(!inners.isEmpty, ordering: .releasing)
             completeIfDone()
         }
+    }
+
+    /// `true` when an inner event may be forwarded without `lock`: it comes during its own
+    /// subscription, the only one running, on the thread running the source's event, and no
+    /// grouped inner subscription is left that could forward at the same time. The source's
+    /// events come one at a time and only that thread groups inner subscriptions, so nothing
+    /// else forwards. (`subscribing` is read only once on that thread.)
+    @inlinable @inline(__always)
+    func forwardsAlone() -> Bool {
+        subscribingThread.load(ordering: .relaxed) == currentThreadIdentifier()
+            && subscribing == 1
+            && !hasGroupedInners.load(ordering: .acquiring)
     }
 
     /// Stops forwarding and ends the source and every inner subscription.
@@ -219,6 +246,7 @@ final class FlatMapSink<SourceElement, SourceSequence: ObservableConvertibleType
             innersDisposed = true
             let current = inners
             inners.removeAll()
+            hasGroupedInners.store(false, ordering: .releasing)
             return (current, keepsSpares)
         }
         sourceSubscription.dispose()
@@ -263,6 +291,10 @@ final class FlatMapInner<SourceElement, SourceSequence: ObservableConvertibleTyp
         switch event {
         case .next:
             if isStopped { return }
+            if parent.forwardsAlone() {
+                parent.forwardOn(event)
+                return
+            }
             parent.lock.performLocked {
                 parent.forwardOn(event)
             }
