@@ -34,9 +34,12 @@ def typecheck(tmp_path: Path, body: str, header: str = HEADER, file_name: str = 
         pytest.skip(f"no RxLive module in {modules}: build first (swift build)")
     source = tmp_path / file_name
     source.write_text(header + body)
-    arguments = ["swiftc", "-swift-version", "6", "-typecheck", "-I", str(modules),
-                 "-Xcc", f"-fmodule-map-file={BIN_DIR / 'CRxResources.build' / 'module.modulemap'}",
-                 "-Xcc", f"-I{REPO / 'Sources' / 'CRxResources' / 'include'}"]
+    arguments = ["swiftc", "-swift-version", "6", "-typecheck", "-I", str(modules)]
+    # Our C targets (CRxResources, CLibPQ's loader): the module maps SwiftPM made for them.
+    for include in sorted((REPO / "Sources").glob("C*/include")):
+        module_map = BIN_DIR / f"{include.parent.name}.build" / "module.modulemap"
+        if module_map.exists():
+            arguments += ["-Xcc", f"-fmodule-map-file={module_map}", "-Xcc", f"-I{include}"]
     # C modules RxLive's interface reaches: ours, swift-atomics' shims, libpq's headers.
     module_maps = [*(REPO / "Sources").glob("C*/module.modulemap"),
                    *(REPO / ".build" / "checkouts").glob("swift-atomics/Sources/_AtomicsShims/include/module.modulemap")]

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// The recordings a dashboard can hand out: those it asked for (the "Record" control: new
@@ -102,6 +103,6 @@ final class DashboardRecordings: Sendable {
         }
         // A live session's recorder may be writing its next line just now.
         let whole = data.lastIndex(of: UInt8(ascii: "\n")).map { data[...$0] } ?? Data()
-        return ((entry.path as NSString).lastPathComponent, String(decoding: whole, as: UTF8.self))
+        return (String(entry.path.split(separator: "/").last ?? Substring(entry.path)), String(decoding: whole, as: UTF8.self))
     }
 }

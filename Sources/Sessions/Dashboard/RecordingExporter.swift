@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Turns a recording into the XCTest case `<app> replay --rxtest FILE` writes, by running
 /// exactly that as a child process of this very executable: a replay hosts `MainScheduler` on
