@@ -5,24 +5,17 @@ package enum ASCIITokenList {
     /// Whether `value` lists `token`; nil when either holds a non-ASCII byte (the caller
     /// then compares with Unicode's rules).
     package static func contains(_ value: UnsafeBufferPointer<UInt8>, token: UnsafeBufferPointer<UInt8>) -> Bool? {
+        for byte in value where byte >= 0x80 { return nil }
         for byte in token where byte >= 0x80 { return nil }
-        // One pass over the value: each element is compared as its comma is reached, and a
-        // match is kept until the end, since a non-ASCII byte anywhere still means nil.
-        var found = false
+        guard !token.isEmpty else { return false }
         var start = 0
-        var index = 0
-        while index <= value.count {
-            let byte = index < value.count ? value[index] : UInt8(ascii: ",")
-            if byte >= 0x80 { return nil }
-            if byte == UInt8(ascii: ",") {
-                if !found && !token.isEmpty {
-                    found = equalIgnoringCase(trimmingSpaces(UnsafeBufferPointer(rebasing: value[start..<index])), token)
-                }
-                start = index + 1
-            }
-            index += 1
+        while start <= value.count {
+            var end = start
+            while end < value.count && value[end] != UInt8(ascii: ",") { end += 1 }
+            if equalIgnoringCase(trimmingSpaces(UnsafeBufferPointer(rebasing: value[start..<end])), token) { return true }
+            start = end + 1
         }
-        return found
+        return false
     }
 
     /// ASCII letters folded to lower case; every other byte as it is.
