@@ -52,7 +52,7 @@ final class ASCIITokenListTests: XCTestCase {
     }
 }
 
-/// The one-pass scan against splitting and lowercasing, on random values over an alphabet
+/// The byte scan against splitting and lowercasing, on random values over an alphabet
 /// that makes near misses (case, spaces, commas, a non-ASCII letter) common.
 final class ASCIITokenListFuzzTests: XCTestCase {
     func testRandomValuesAgreeWithSplittingAndLowercasing() {
