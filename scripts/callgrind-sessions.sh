@@ -20,6 +20,8 @@
 #   SERVER   an rxlive binary, or uws-cpp=PATH for the uws-cpp peer of ../shared/peers
 #   MEASURES "message session" (default), or any of message, session, login, signed-in and
 #            anonymous-store
+#   LAYERS   1: also print, for each rxlive server and measure, where a unit's instructions go
+#            by layer (scripts/callgrind-layers.py on the two runs' callgrind outputs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MEASURES="${MEASURES:-message session}"
@@ -122,12 +124,14 @@ instructions() {  # server, measure, count -> total instructions of the run
     kill -TERM "$pid"
     wait "$pid" || true
     awk '/^(summary|totals):/ { print $2; exit }' "$out"
+    if [ "${LAYERS:-0}" = 1 ]; then cp "$out" "$KEPT/$3.out"; fi
     rm -f "$out" "$binary"
 }
 
 # A throwaway accounts file with one user and a token, for signed-in and anonymous-store.
 ACCOUNTS="$(mktemp -d)"
-trap 'rm -rf "$ACCOUNTS" ${CERT_DIR:+"$CERT_DIR"}' EXIT
+KEPT="$(mktemp -d)"  # the callgrind outputs LAYERS=1 reads
+trap 'rm -rf "$ACCOUNTS" "$KEPT" ${CERT_DIR:+"$CERT_DIR"}' EXIT
 TOKEN_OF_ADA=""
 
 for server in "$@"; do
@@ -152,5 +156,8 @@ for server in "$@"; do
             *) unit="sum $measure" ;;
         esac
         echo "$server: $(( (b - a) / (many - few) )) instructions per $unit$([ "$TLS" = 1 ] && echo " over TLS") (callgrind, $few vs $many)"
+        if [ "${LAYERS:-0}" = 1 ] && [[ "$server" != uws-cpp=* ]]; then
+            python3 scripts/callgrind-layers.py "$KEPT/$few.out" "$KEPT/$many.out" "$few" "$many"
+        fi
     done
 done

