@@ -103,6 +103,6 @@ final class DashboardRecordings: Sendable {
         }
         // A live session's recorder may be writing its next line just now.
         let whole = data.lastIndex(of: UInt8(ascii: "\n")).map { data[...$0] } ?? Data()
-        return (String(entry.path.split(separator: "/").last ?? Substring(entry.path)), String(decoding: whole, as: UTF8.self))
+        return (URL(fileURLWithPath: entry.path).lastPathComponent, String(decoding: whole, as: UTF8.self))
     }
 }

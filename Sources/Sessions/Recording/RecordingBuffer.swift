@@ -188,8 +188,8 @@ struct RecordingBuffer: ~Copyable {
     private static let digitPairs: StaticString =
         "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 
-    /// `text` (UTF-8) as a JSON string literal, exactly as `String.appendJSONString` writes it:
-    /// quotes, backslashes and control characters escaped, everything else as it is.
+    /// `text` (UTF-8) as a JSON string literal, escaped as `JSONEscape` says (as
+    /// `String.appendJSONString` writes it).
     mutating func put(jsonString text: UnsafeRawBufferPointer) {
         put(UInt8(ascii: "\""))
         var plainStart = 0
@@ -197,28 +197,12 @@ struct RecordingBuffer: ~Copyable {
         while index < text.count {
             let byte = text[index]
             index += 1
-            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            guard JSONEscape.isNeeded(byte) else { continue }
             put(UnsafeRawBufferPointer(rebasing: text[plainStart..<(index - 1)]))
             plainStart = index
-            put(UInt8(ascii: "\\"))
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"): put(byte)
-            case 0x0A: put(UInt8(ascii: "n"))
-            case 0x0D: put(UInt8(ascii: "r"))
-            case 0x09: put(UInt8(ascii: "t"))
-            case 0x08: put(UInt8(ascii: "b"))
-            case 0x0C: put(UInt8(ascii: "f"))
-            default:
-                put("u00")
-                put(Self.hexDigit(byte >> 4))
-                put(Self.hexDigit(byte & 0xF))
-            }
+            JSONEscape.escape(byte) { put($0) }
         }
         put(UnsafeRawBufferPointer(rebasing: text[plainStart...]))
         put(UInt8(ascii: "\""))
-    }
-
-    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
-        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 }
