@@ -60,6 +60,42 @@ final class SessionRecordingTests: XCTestCase {
         XCTAssertNotNil(recording.duration)
     }
 
+    func testAnOutputMadeWhileItsInputIsHandledHasTheInputsTimeAndWritesNoneOfItsOwn() throws {
+        let recorder = try SessionRecorder(directory: folder, maxFiles: 10, maxBytes: 1 << 20)
+        _ = recordedSession(servedWire("sum"), recorder: recorder,
+                            messages: [textMessage("number1", "1"), textMessage("number2", "2"), textMessage("number3", "3"),
+                                       textMessage("number1", "4")])
+        let file = try XCTUnwrap(recordings().first)
+        let lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").map(String.init)
+        XCTAssertEqual(Array(lines[4...5]), [#"{"output":"sum","value":6}"#, lines[5]])
+        XCTAssert(lines[3].hasPrefix(#"{"t":"#) && lines[3].hasSuffix(#""input":"number3","value":"3"}"#), lines[3])
+        XCTAssert(lines[5].hasPrefix(#"{"t":"#) && lines[5].hasSuffix(#""input":"number1","value":"4"}"#), lines[5])
+        XCTAssertEqual(lines[6], #"{"output":"sum","value":9}"#)
+        let events = try RecordedSession(contentsOf: file).events
+        XCTAssertEqual(events[3].time, events[2].time)
+        XCTAssertEqual(events[5].time, events[4].time)
+    }
+
+    func testAnOutputMadeOffTheSessionsThreadReadsItsOwnTime() throws {
+        let recorder = try SessionRecorder(directory: folder, maxFiles: 10, maxBytes: 1 << 20)
+        var configuration = SessionConfiguration()
+        configuration.recorder = recorder
+        let transport = FakeTransport()
+        let wire = servedWire("sum")
+        let session = Session(endpoint: SessionEndpoint(wire: wire, configuration: configuration,
+                                                        metrics: SessionMetrics(viewModels: [wire.name]), logger: .quiet),
+                              transport: transport)
+        session.open()
+        transport.isOnOwnerThread = false  // the outputs are made as if on another thread
+        [textMessage("number1", "1"), textMessage("number2", "2"), textMessage("number3", "3")].forEach(session.receive)
+        transport.runDeferredWork()
+        session.close()
+        let file = try XCTUnwrap(recordings().first)
+        let lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").map(String.init)
+        XCTAssert(lines[4].hasPrefix(#"{"t":"#) && lines[4].hasSuffix(#""output":"sum","value":6}"#), lines[4])
+        XCTAssertEqual(transport.sent.last, #"{"output":"sum","value":6}"#)
+    }
+
     func testASecretIsRecordedAsItsLengthAndTheServicesAnswerInstead() throws {
         let recorder = try SessionRecorder(directory: folder, maxFiles: 10, maxBytes: 1 << 20)
         var forms = FormsSettings()

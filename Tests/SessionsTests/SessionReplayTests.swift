@@ -96,6 +96,30 @@ final class SessionReplayTests: XCTestCase {
         guard case .failure? = other.outputs.last?.value else { return XCTFail("\(other.outputs)") }
     }
 
+    func testAVersion2OutputLineWithoutATimeIsAtTheTimeOfTheLineBeforeIt() throws {
+        let recording = try RecordedSession(jsonLines: """
+            {"rxliveRecording":2,"viewModel":"sum","session":"e5","started":"","inputs":[{"name":"number1","kind":"text"},{"name":"number2","kind":"text"},{"name":"number3","kind":"text"}],"outputs":["sum"]}
+            {"t":2181,"input":"number1","value":"1"}
+            {"t":49978,"input":"number2","value":"2"}
+            {"t":50046,"input":"number3","value":"3"}
+            {"output":"sum","value":6}
+            {"t":70462,"input":"number1","value":"10"}
+            {"output":"sum","value":15}
+            {"t":71749,"end":"closed"}
+            """)
+        XCTAssertEqual(recording.events.map(\.time), [2181, 49978, 50046, 50046, 70462, 70462])
+        let outcome = SessionReplay.replay(recording, with: servedWire("sum"))
+        XCTAssertNil(outcome.difference)
+        XCTAssertEqual(outcome.outputs, [SessionReplay.Output(tick: 51, name: "sum", value: .element("6")),
+                                         SessionReplay.Output(tick: 70, name: "sum", value: .element("15"))])
+    }
+
+    func testAFormatThisBuildDoesNotReadIsRefusedWithTheVersionsItReads() {
+        XCTAssertThrowsError(try RecordedSession(jsonLines: #"{"rxliveRecording":3,"viewModel":"sum","inputs":[],"outputs":[]}"#)) { error in
+            XCTAssertEqual("\(error)", "recording format 3; this build reads 1 to 2")
+        }
+    }
+
     func testInputsInOneMillisecondKeepTheirOrderOneTickApart() throws {
         let recording = try RecordedSession(jsonLines: """
             {"rxliveRecording":1,"viewModel":"sum","session":"d4","started":"","inputs":[],"outputs":[]}

@@ -115,10 +115,10 @@ class SessionOutputSink {
     @usableFromInline
     final var hasTrace: Bool { session.isTraced }
     /// An output element as its message (UTF-8, valid during the call) for a viewer on the
-    /// dashboard and a recording, whichever the session has: one atomic load when neither.
+    /// dashboard and a recording, whichever the session has, and then for the client.
     @usableFromInline
-    final func recorded(message: UnsafeRawBufferPointer, of description: WireOutputDescription) {
-        session.recordOutput(message: message, of: description)
+    final func recordedOutput(utf8 message: UnsafeRawBufferPointer, of description: WireOutputDescription) {
+        session.sendTracedOutput(utf8: message, of: description)
     }
     /// An output's failure, for a viewer and a recording.
     @usableFromInline
@@ -136,10 +136,7 @@ class SessionOutputSink {
         case .next(let element):
             // Told first, so that an untraced session's message takes the short closure.
             if hasTrace {
-                description.template.withMessage(element) { message in
-                    recorded(message: message, of: description)
-                    output(utf8: message)
-                }
+                description.template.withMessage(element) { recordedOutput(utf8: $0, of: description) }
             } else {
                 description.template.withMessage(element) { output(utf8: $0) }
             }
@@ -227,10 +224,7 @@ private final class EncodableWireOutputObserver<Element, Value: Encodable>: Obse
                 sink.failed(error)
                 return
             }
-            description.template.withMessage(RawJSON(json)) { message in
-                sink.recorded(message: message, of: description)
-                sink.output(utf8: message)
-            }
+            description.template.withMessage(RawJSON(json)) { sink.recordedOutput(utf8: $0, of: description) }
         case .error(let error):
             sink.recorded(error, of: description)
             sink.failed(error)

@@ -48,8 +48,8 @@ public struct RecordedSession: Sendable {
               let version = header["rxliveRecording"] as? Int else {
             throw RecordingError(description: "not an RxLive recording (its first line has no \"rxliveRecording\")")
         }
-        guard version == RecordingLine.version else {
-            throw RecordingError(description: "recording format \(version); this build reads \(RecordingLine.version)")
+        guard RecordingLine.readableVersions.contains(version) else {
+            throw RecordingError(description: "recording format \(version); this build reads \(RecordingLine.readableVersions.lowerBound) to \(RecordingLine.readableVersions.upperBound)")
         }
         guard let viewModel = header["viewModel"] as? String, let inputs = header["inputs"] as? [[String: Any]],
               let outputs = header["outputs"] as? [String] else {
@@ -72,7 +72,8 @@ public struct RecordedSession: Sendable {
             number += 1
             guard let fields = Self.object(line) else { throw RecordingError(description: "line \(number) is not a JSON object") }
             if fields["truncated"] != nil { truncated = true; continue }
-            let time = (fields["t"] as? Int).flatMap(UInt64.init(exactly:)) ?? 0
+            // A line without `t` (from version 2) is at the time of the line before it.
+            let time = (fields["t"] as? Int).flatMap(UInt64.init(exactly:)) ?? events.last?.time ?? 0
             if let name = fields["input"] as? String {
                 events.append(.input(time: time, name: name, json: Self.rawTail(line, "value"), secretLength: fields["secret"] as? Int))
             } else if let name = fields["output"] as? String {

@@ -181,6 +181,15 @@ struct RecordingBuffer: ~Copyable {
         count &+= 5 &+ digits &+ 1 &+ rest.count &+ 1
     }
 
+    /// `message` and a newline: an output's line at the time of the line before it.
+    @inline(__always)
+    mutating func putLine(_ message: UnsafeRawBufferPointer) {
+        let start = UnsafeMutableRawPointer(base + count)
+        Self.copy(message, to: start)
+        (start + message.count).storeBytes(of: UInt8(ascii: "\n"), as: UInt8.self)
+        count &+= message.count &+ 1
+    }
+
     /// `{"t` as one little-endian word.
     private static let timeKey = UInt32(0x7B) | UInt32(0x22) << 8 | UInt32(0x74) << 16 | UInt32(0x22) << 24
 

@@ -1,9 +1,13 @@
 /// The lines of a session's recording (docs/RECORDING.md): JSON lines, a header first, then
-/// one line per event, each with `t`, microseconds since the session opened. A line's raw JSON
+/// one line per event, each with `t`, microseconds since the session opened (an output line
+/// without one is at the time of the line before it). A line's raw JSON
 /// value (`value`, `error`) is always its last field, so a reader takes it as the text it was.
 enum RecordingLine {
-    /// The format's version, in the header's `rxliveRecording`.
-    static let version = 1
+    /// The format's version, in the header's `rxliveRecording`: 2 lets an output line leave out
+    /// a `t` equal to the line before it's.
+    static let version = 2
+    /// The versions a reader takes: a version 1 file is a version 2 file with every `t` written.
+    static let readableVersions = 1...2
     /// How a recording's file name ends.
     static let fileExtension = ".rxlive.jsonl"
 

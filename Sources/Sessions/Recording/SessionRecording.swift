@@ -8,12 +8,15 @@ import Synchronization
 /// (`WireClient.answers`). Each line goes straight into the buffer from what the session
 /// already holds: an input's decoded value, an output's message as the client gets it; the
 /// buffer is written 16 KiB at a time and at the end.
-final class SessionRecording: ServiceAnswering, @unchecked Sendable {  // mutable state is in `state`, a mutex
+final class SessionRecording: ServiceAnswering, @unchecked Sendable {  // mutable state is in `state`, a mutex, but `inputInHand`, the session thread's own
     private struct State: ~Copyable {
         var buffer: RecordingBuffer
         var written = 0
         var descriptor: Int32
         var truncated = false
+        /// The time of the last line written with one: an output line at that time is
+        /// written without (`output(message:at:)`).
+        var lastTime: UInt64 = .max
         /// Calls made so far, by service.
         var calls: [String: Int] = [:]
     }
@@ -30,6 +33,9 @@ final class SessionRecording: ServiceAnswering, @unchecked Sendable {  // mutabl
     private let inputHeadEnds: [Int]
     /// Which inputs are secret: recorded as their length, never their value.
     private let secretInputs: [Bool]
+    /// The time of the input the session is handling, `.max` between inputs: set and read on
+    /// the session's thread only (`input`, `inputHandled`, `output(message:onSessionThread:)`).
+    private var inputInHand: UInt64 = .max
 
     init(path: String, descriptor: Int32, header: String, inputs: [WireInputs.Declaration], maxBytes: Int,
          recorder: SessionRecorder) {
@@ -59,14 +65,25 @@ final class SessionRecording: ServiceAnswering, @unchecked Sendable {  // mutabl
     /// the time: it is copied. Any other is written from the event: `{"t":…,"input":"<name>"`
     /// and its value as a JSON string or as the JSON given, or nothing for a tap. A secret's
     /// line has its length only, never the value.
+    /// Called on the session's thread, which calls `inputHandled()` once the input is fed: the
+    /// outputs made meanwhile on that thread share the input's time.
     @inline(__always)  // into the session's message path: a call and its frame less per input
     func input(_ event: InputTable.Event, message: UnsafeRawBufferPointer, isPlain: Bool) {
         let t = time()
-        let index = event.index
-        if isPlain && !secretInputs[index] {
+        inputInHand = t
+        if isPlain && !secretInputs[event.index] {
             writeLine(at: t, continuing: message)
-            return
+        } else {
+            writeInput(event, at: t)
         }
+    }
+
+    /// The input `input` recorded has been fed to the view model.
+    @inline(__always)
+    func inputHandled() { inputInHand = .max }
+
+    private func writeInput(_ event: InputTable.Event, at t: UInt64) {
+        let index = event.index
         switch event.payload {
         case .tap:
             writeInput(index, at: t, .tap, UnsafeRawBufferPointer(start: nil, count: 0))
@@ -109,7 +126,7 @@ final class SessionRecording: ServiceAnswering, @unchecked Sendable {  // mutabl
     private func writeInput(_ index: Int, at t: UInt64, _ form: InputValue, _ value: UnsafeRawBufferPointer) {
         let head = inputHead(index)
         // `{"t":`, the time, the head, `,"secret":` and a length or `,"value":` and the value, `}` and a newline.
-        write(room: 5 + RecordingBuffer.roomForDecimal + head.count + 10 + max(RecordingBuffer.roomForDecimal, RecordingBuffer.roomForJSONString(value.count)) + 2) { line in
+        write(room: 5 + RecordingBuffer.roomForDecimal + head.count + 10 + max(RecordingBuffer.roomForDecimal, RecordingBuffer.roomForJSONString(value.count)) + 2, at: t) { line in
             line.put("{\"t\":")
             line.put(decimal: t)
             line.put(head)
@@ -131,10 +148,19 @@ final class SessionRecording: ServiceAnswering, @unchecked Sendable {  // mutabl
     }
 
     /// An output element: `message` is `{"output":"<name>","value":<value>}` as the client
-    /// gets it, so the line is the message with the time put first.
+    /// gets it, so the line is the message with the time put first. An element made on the
+    /// session's thread while it handles an input is at that input's time: its line has no
+    /// `t` at all when it follows a line of that time (the input's, or another output's).
     @inline(__always)  // as `input`
-    func output(message: UnsafeRawBufferPointer) {
-        writeLine(at: time(), continuing: message)
+    func output(message: UnsafeRawBufferPointer, onSessionThread: Bool) {
+        let t = onSessionThread ? inputInHand : .max
+        guard t != .max else {
+            writeLine(at: time(), continuing: message)
+            return
+        }
+        let rest = UnsafeRawBufferPointer(rebasing: message[1...])  // a message is never empty
+        write(room: 5 &+ RecordingBuffer.roomForDecimal &+ 1 &+ rest.count &+ 1, at: t, { $0.putTimedLine(t, continuing: rest) },
+              orWhenContinuing: true, { $0.putLine(message) })
     }
 
     /// `{"t":<t>,` and `message` but its first byte (a `{`), and a newline: the line of a message
@@ -143,13 +169,13 @@ final class SessionRecording: ServiceAnswering, @unchecked Sendable {  // mutabl
     @inline(__always)
     private func writeLine(at t: UInt64, continuing message: UnsafeRawBufferPointer) {
         let rest = UnsafeRawBufferPointer(rebasing: message[1...])  // a message is never empty
-        write(room: 5 &+ RecordingBuffer.roomForDecimal &+ 1 &+ rest.count &+ 1) { $0.putTimedLine(t, continuing: rest) }
+        write(room: 5 &+ RecordingBuffer.roomForDecimal &+ 1 &+ rest.count &+ 1, at: t) { $0.putTimedLine(t, continuing: rest) }
     }
 
     /// An output failed: `{"t":…,"output":"<name>","error":"<error>"}`.
     func output(_ name: String, failed error: any Error) {
-        var line = RecordingLine.event(time(), "output", name, RecordingLine.string("error", "\(error)"))
-        line.withUTF8 { bytes in write(room: bytes.count) { $0.put(UnsafeRawBufferPointer(bytes)) } }
+        let t = time()
+        append(RecordingLine.event(t, "output", name, RecordingLine.string("error", "\(error)")), at: t)
     }
 
     func answers<Element: Codable>(
@@ -161,12 +187,14 @@ final class SessionRecording: ServiceAnswering, @unchecked Sendable {  // mutabl
                 defer { state.calls[service, default: 0] += 1 }
                 return state.calls[service, default: 0]
             }
-            append(RecordingLine.event(time(), "call", service, ",\"n\":\(call)"))
+            let t = time()
+            append(RecordingLine.event(t, "call", service, ",\"n\":\(call)"), at: t)
             // An answer given while subscribing is replayed the same way, without a tick between.
             let subscribing = SubscribingFlag()
             func answer(_ fields: String) {
                 let sync = subscribing.isOn ? ",\"sync\":true" : ""
-                append(RecordingLine.event(time(), "answer", service, ",\"n\":\(call)" + sync + fields))
+                let t = time()
+                append(RecordingLine.event(t, "answer", service, ",\"n\":\(call)" + sync + fields), at: t)
             }
             return request().do(
                 onNext: { value in
@@ -182,20 +210,34 @@ final class SessionRecording: ServiceAnswering, @unchecked Sendable {  // mutabl
         }
     }
 
-    private func append(_ line: String) {
+    /// Adds `line`, made at `t`.
+    private func append(_ line: String, at t: UInt64) {
         var line = line
-        line.withUTF8 { bytes in write(room: bytes.count) { $0.put(UnsafeRawBufferPointer(bytes)) } }
+        line.withUTF8 { bytes in write(room: bytes.count, at: t) { $0.put(UnsafeRawBufferPointer(bytes)) } }
     }
 
-    /// Adds a line of at most `room` bytes to the buffer with `make`, unless the file is closed
-    /// or truncated.
+    /// Adds a line of at most `room` bytes, with time `t`, to the buffer with `make`, unless
+    /// the file is closed or truncated.
     @inline(__always)  // the line's closure folds into the caller
-    private func write(room: Int, _ make: (inout RecordingBuffer) -> Void) {
+    private func write(room: Int, at t: UInt64, _ make: (inout RecordingBuffer) -> Void) {
+        write(room: room, at: t, make, orWhenContinuing: false, make)
+    }
+
+    /// As `write(room:at:_:)`, but with `untimed` instead of `make` when `whenContinuing` and
+    /// the line before has time `t`.
+    @inline(__always)
+    private func write(room: Int, at t: UInt64, _ make: (inout RecordingBuffer) -> Void,
+                       orWhenContinuing whenContinuing: Bool, _ untimed: (inout RecordingBuffer) -> Void) {
         state.withLock { state in
             guard state.descriptor >= 0, !state.truncated else { return }
             let before = state.buffer.count
             state.buffer.reserve(room &+ Self.truncatedLine.utf8CodeUnitCount)
-            make(&state.buffer)
+            if whenContinuing && state.lastTime == t {
+                untimed(&state.buffer)
+            } else {
+                make(&state.buffer)
+            }
+            state.lastTime = t
             Self.endLine(&state, from: before, maxBytes: maxBytes)
         }
     }

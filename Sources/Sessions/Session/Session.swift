@@ -157,11 +157,13 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
         // captures nothing (a copy of the event less per message).
         let refusal: ProtocolError?
         if let traced = traceTap.withObject({ trace in
-            SessionFeeds.send(event.payload, to: feed(at: event.index), index: event.index,
-                              input: endpoint.wire.inputs.inputs[event.index].name) {
+            let refusal = SessionFeeds.send(event.payload, to: feed(at: event.index), index: event.index,
+                                            input: endpoint.wire.inputs.inputs[event.index].name) {
                 trace.record(inputMarble(event))
                 trace.recording.withObject { $0.input(event, message: UnsafeRawBufferPointer(bytes), isPlain: isPlain) }
             }
+            trace.recording.withObject { $0.inputHandled() }
+            return refusal
         }) {
             refusal = traced
         } else {
@@ -279,13 +281,19 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
 
     /// An output element, `message` as the client gets it: a marble while someone watches,
     /// a line while recorded.
-    func recordOutput(message: UnsafeRawBufferPointer, of description: WireOutputDescription) {
+    @inline(__always)  // into `sendTracedOutput`: the recorded line's path with no call of its own
+    private func recordOutput(message: UnsafeRawBufferPointer, of description: WireOutputDescription, onOwnerThread: Bool) {
         traceTap.withObject { trace in
-            trace.record(Marble(lane: description.name, kind: .next,
-                                label: String(decoding: description.template.value(in: message), as: UTF8.self),
-                                timeMicroseconds: marbleClock()))
-            trace.recording.withObject { $0.output(message: message) }
+            if trace.isObserved { recordOutputMarble(message: message, of: description, in: trace) }
+            trace.recording.withObject { $0.output(message: message, onSessionThread: onOwnerThread) }
         }
+    }
+
+    @inline(never)  // only while someone watches: kept out of the recorded message's path
+    private func recordOutputMarble(message: UnsafeRawBufferPointer, of description: WireOutputDescription, in trace: Tap<Marble>) {
+        trace.record(Marble(lane: description.name, kind: .next,
+                            label: String(decoding: description.template.value(in: message), as: UTF8.self),
+                            timeMicroseconds: marbleClock()))
     }
 
     /// An output failed.
@@ -318,13 +326,32 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
             endpoint.loopMetrics.messageSent()
             return
         }
-        guard transport.isOnOwnerThread else {
+        send(utf8: message, through: transport, onOwnerThread: transport.isOnOwnerThread)
+    }
+
+    /// An output element, `message` as the client gets it, recorded first for a viewer and a
+    /// recording (`recordOutput`).
+    func sendTracedOutput(utf8 message: UnsafeRawBufferPointer, of description: WireOutputDescription) {
+        guard let transport else {
+            recordOutput(message: message, of: description, onOwnerThread: true)
+            guard case .open = state else { return }
+            endpoint.loopMetrics.messageSent()
+            return
+        }
+        let onOwnerThread = transport.isOnOwnerThread
+        recordOutput(message: message, of: description, onOwnerThread: onOwnerThread)
+        send(utf8: message, through: transport, onOwnerThread: onOwnerThread)
+    }
+
+    @inline(__always)
+    private func send(utf8 message: UnsafeRawBufferPointer, through transport: any SessionTransport, onOwnerThread: Bool) {
+        guard onOwnerThread else {
             sendOutput(String(decoding: message, as: UTF8.self))
             return
         }
         guard case .open = state else { return }
+        endpoint.loopMetrics.messageSent()  // before the send, which the compiler cannot see into: no retain of the metrics
         transport.send(textBytes: message)
-        endpoint.loopMetrics.messageSent()
     }
 
     func outputFailed(_ error: Error) {
