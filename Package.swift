@@ -1,6 +1,14 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// SwiftPM refuses a versioned dependency whose targets have unsafe flags. The flags below
+// (DWARF 4 C units for valgrind, no Foundation autolink for a lean `rxlive`) serve this
+// repository's own builds, so a checkout that SwiftPM or Xcode made for a package depending on
+// RxLive (under a `checkouts` folder) goes without them: its app links Foundation as usual.
+let isCheckedOutAsDependency = Context.packageDirectory.split(separator: "/").contains("checkouts")
+// DWARF 4: valgrind (callgrind in scripts/) cannot read a second DWARF 5 C unit.
+let dwarf4: [CSetting] = isCheckedOutAsDependency ? [] : [.unsafeFlags(["-gdwarf-4"])]
+
 // Every target builds in the Swift 6 language mode (complete strict concurrency).
 let package = Package(
     name: "RxLive",
@@ -28,8 +36,7 @@ let package = Package(
         // Part 1: the Rx library, its relays, test kit and blocking helpers.
         .target(name: "RxSwift", dependencies: ["CRxResources"]),
         // Rx's per-thread state: the live-resource count and the trampoline's flag (C: Swift has no thread-local storage).
-        // DWARF 4: valgrind (callgrind in scripts/) cannot read a second DWARF 5 C unit.
-        .target(name: "CRxResources", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
+        .target(name: "CRxResources", cSettings: dwarf4),
         .target(name: "RxRelay", dependencies: ["RxSwift"]),
         .target(name: "RxTest", dependencies: ["RxSwift"]),
         .target(name: "RxBlocking", dependencies: ["RxSwift"]),
@@ -61,8 +68,8 @@ let package = Package(
         // Part 4: accounts — password hashing, credential stores (SQLite, PostgreSQL), login throttling.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
-        // libpq's header, and libpq opened on first use (libpq-dev; DWARF 4 as CRxResources, for callgrind).
-        .target(name: "CLibPQ", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
+        // libpq's header, and libpq opened on first use (libpq-dev).
+        .target(name: "CLibPQ", cSettings: dwarf4),
         .target(name: "Accounts", dependencies: ["CSQLite", "CArgon2", "CLibPQ", "COpenSSL", "RxSwift", "ProcessSupport"]),
 
         // The library an app serves itself with: its command line, configuration and serving.
@@ -125,7 +132,7 @@ let package = Package(
 let foundationFreeModules: Set<String> = [
     "RxSwift", "RxEventLoop", "Sessions", "Accounts", "ViewModels", "RxLiveForms", "RxLive", "rxlive",
 ]
-let noFoundationAutolink: [SwiftSetting] = [.unsafeFlags([
+let noFoundationAutolink: [SwiftSetting] = isCheckedOutAsDependency ? [] : [.unsafeFlags([
     "-Xfrontend", "-disable-autolink-library", "-Xfrontend", "Foundation",
     "-Xfrontend", "-disable-autolink-library", "-Xfrontend", "FoundationInternationalization",
     "-Xfrontend", "-disable-autolink-library", "-Xfrontend", "_FoundationICU",
