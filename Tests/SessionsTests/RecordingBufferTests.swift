@@ -20,6 +20,8 @@ final class RecordingBufferTests: XCTestCase {
         }
         var random = SystemRandomNumberGenerator()
         values += (0..<500).map { _ in UInt64.random(in: 0...UInt64.max, using: &random) >> UInt64.random(in: 0...63, using: &random) }
+        values += (0..<2_000).map { _ in UInt64.random(in: 0..<100_000_000, using: &random) }  // the eight-digit word's range
+        values += stride(from: 0, to: 100_000_000, by: 99_991).map(UInt64.init)
         for value in values {
             XCTAssertEqual(written { $0.put(decimal: value) }, String(value))
         }

@@ -98,13 +98,12 @@ struct RecordingBuffer: ~Copyable {
         text.withUTF8 { put(UnsafeRawBufferPointer($0)) }
     }
 
-    /// `value` in decimal digits: times below 100 s (eight digits, a recording's usual) in
-    /// 32-bit arithmetic, inlined; longer ones by a call.
+    /// `value` in decimal digits: times below 100 s (eight digits, a recording's usual) in one
+    /// word, inlined; longer ones by a call.
     @inline(__always)
     mutating func put(decimal value: UInt64) {
         if value < 100_000_000 {
-            let value = UInt32(truncatingIfNeeded: value)
-            putDigits(value, count: Self.digitCount(value))
+            count &+= Self.writeDecimal(UInt32(truncatingIfNeeded: value), at: UnsafeMutableRawPointer(base + count))
         } else {
             putLongDecimal(value)
         }
@@ -119,39 +118,33 @@ struct RecordingBuffer: ~Copyable {
         } else {
             putLongDecimal(high)
         }
-        putDigits(low, count: 8)
+        UnsafeMutableRawPointer(base + count).storeBytes(of: Self.eightDigits(low) | Self.asciiZeros, as: UInt64.self)
+        count &+= 8
     }
 
-    /// The last `count` decimal digits of `value` (leading zeros included), two at a time from the right.
+    /// The eight decimal digits of `value` (below 10^8, leading zeros included), one in each
+    /// byte, the first in the lowest: the value split in two lanes of four digits, each lane in
+    /// two of two, each of those in two of one, all lanes at once (a multiplication by a
+    /// reciprocal divides every lane: no lane's product reaches the next).
     @inline(__always)
-    private mutating func putDigits(_ value: UInt32, count digits: Int) {
-        Self.writeDigits(value, count: digits, endingAt: UnsafeMutableRawPointer(base + count + digits))
-        count &+= digits
+    static func eightDigits(_ value: UInt32) -> UInt64 {
+        var lanes = UInt64(value / 10_000) | UInt64(value % 10_000) << 32
+        let hundreds = (lanes &* 10_486) >> 20 & 0x0000_007F_0000_007F  // ⌊x/100⌋ for x < 10,000
+        lanes = hundreds | (lanes &- hundreds &* 100) << 16
+        let tens = (lanes &* 103) >> 10 & 0x000F_000F_000F_000F  // ⌊x/10⌋ for x < 100
+        return tens | (lanes &- tens &* 10) << 8
     }
 
-    @inline(__always)
-    private static func writeDigits(_ value: UInt32, count digits: Int, endingAt end: UnsafeMutableRawPointer) {
-        let pairs = UnsafeRawPointer(digitPairs.utf8Start)
-        var rest = value
-        var end = end
-        var left = digits
-        while left >= 2 {
-            end -= 2
-            end.storeBytes(of: pairs.loadUnaligned(fromByteOffset: Int(rest % 100) &* 2, as: UInt16.self), as: UInt16.self)
-            rest /= 100
-            left &-= 2
-        }
-        if left == 1 {
-            (end - 1).storeBytes(of: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10), as: UInt8.self)
-        }
-    }
+    private static let asciiZeros: UInt64 = 0x3030_3030_3030_3030
 
-    /// How many decimal digits `value` (below 10^8) has: three comparisons.
+    /// Writes `value` (below 10^8) in its digits at `target`, as one 8-byte store (the bytes
+    /// after the digits are room the line writes next); returns how many digits.
     @inline(__always)
-    private static func digitCount(_ value: UInt32) -> Int {
-        value < 10_000
-            ? (value < 100 ? (value < 10 ? 1 : 2) : (value < 1000 ? 3 : 4))
-            : (value < 1_000_000 ? (value < 100_000 ? 5 : 6) : (value < 10_000_000 ? 7 : 8))
+    private static func writeDecimal(_ value: UInt32, at target: UnsafeMutableRawPointer) -> Int {
+        let digits = eightDigits(value)
+        let leadingZeros = digits == 0 ? 7 : digits.trailingZeroBitCount &>> 3
+        target.storeBytes(of: (digits | asciiZeros) &>> (UInt64(leadingZeros) &<< 3), as: UInt64.self)
+        return 8 &- leadingZeros
     }
 
     /// `{"t":<time>,` and `rest`, then a newline: the line of a message that is already it but
@@ -170,10 +163,8 @@ struct RecordingBuffer: ~Copyable {
         let start = UnsafeMutableRawPointer(base + count)
         start.storeBytes(of: Self.timeKey, as: UInt32.self)  // {"t
         (start + 4).storeBytes(of: UInt8(ascii: ":"), as: UInt8.self)
-        let time = UInt32(truncatingIfNeeded: time)
-        let digits = Self.digitCount(time)
+        let digits = Self.writeDecimal(UInt32(truncatingIfNeeded: time), at: start + 5)
         let afterDigits = start + 5 + digits
-        Self.writeDigits(time, count: digits, endingAt: afterDigits)
         afterDigits.storeBytes(of: UInt8(ascii: ","), as: UInt8.self)
         let restStart = afterDigits + 1
         Self.copy(rest, to: restStart)
@@ -193,9 +184,6 @@ struct RecordingBuffer: ~Copyable {
     /// `{"t` as one little-endian word.
     private static let timeKey = UInt32(0x7B) | UInt32(0x22) << 8 | UInt32(0x74) << 16 | UInt32(0x22) << 24
 
-    /// "00", "01", … "99": two digits per division.
-    private static let digitPairs: StaticString =
-        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 
     /// `text` (UTF-8) as a JSON string literal, escaped as `JSONEscape` says (as
     /// `String.appendJSONString` writes it).

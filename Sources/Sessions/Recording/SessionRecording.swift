@@ -14,6 +14,10 @@ final class SessionRecording: ServiceAnswering, @unchecked Sendable {  // mutabl
         var written = 0
         var descriptor: Int32
         var truncated = false
+        let maxBytes: Int
+        /// The buffer's count past which a line's end has work (`endLine`): the file's bound
+        /// less the truncation marker, or a full buffer; one comparison per line.
+        var endLineLimit = 0
         /// The time of the last line written with one: an output line at that time is
         /// written without (`output(message:at:)`).
         var lastTime: UInt64 = .max
@@ -43,7 +47,9 @@ final class SessionRecording: ServiceAnswering, @unchecked Sendable {  // mutabl
         var buffer = RecordingBuffer(capacity: 20 * 1024)
         buffer.reserve(header.utf8.count)
         buffer.put(text: header)
-        state = Mutex(State(buffer: buffer, descriptor: descriptor))
+        var initial = State(buffer: buffer, descriptor: descriptor, maxBytes: maxBytes)
+        Self.setEndLineLimit(&initial)
+        state = Mutex(initial)
         self.maxBytes = maxBytes
         self.recorder = recorder
         var heads: [UInt8] = []
@@ -229,7 +235,7 @@ final class SessionRecording: ServiceAnswering, @unchecked Sendable {  // mutabl
     private func write(room: Int, at t: UInt64, _ make: (inout RecordingBuffer) -> Void,
                        orWhenContinuing whenContinuing: Bool, _ untimed: (inout RecordingBuffer) -> Void) {
         state.withLock { state in
-            guard state.descriptor >= 0, !state.truncated else { return }
+            guard !state.truncated, state.descriptor >= 0 else { return }
             let before = state.buffer.count
             state.buffer.reserve(room &+ Self.truncatedLine.utf8CodeUnitCount)
             if whenContinuing && state.lastTime == t {
@@ -246,12 +252,24 @@ final class SessionRecording: ServiceAnswering, @unchecked Sendable {  // mutabl
     /// for the marker) truncates it instead; a full buffer is written.
     @inline(__always)
     private static func endLine(_ state: inout State, from before: Int, maxBytes: Int) {
+        if state.buffer.count > state.endLineLimit { endFullLine(&state, from: before, maxBytes: maxBytes) }
+    }
+
+    @inline(never)
+    private static func endFullLine(_ state: inout State, from before: Int, maxBytes: Int) {
         if state.written &+ state.buffer.count &+ truncatedLine.utf8CodeUnitCount > maxBytes {
             state.buffer.removeFrom(before)
             state.truncated = true
             state.buffer.put(truncatedLine)
         }
-        if state.buffer.count >= 16 * 1024 { flush(&state) }
+        if state.buffer.count >= flushCount { flush(&state) }
+    }
+
+    /// A buffer this full is written to the file.
+    private static let flushCount = 16 * 1024
+
+    private static func setEndLineLimit(_ state: inout State) {
+        state.endLineLimit = min(flushCount - 1, state.maxBytes - state.written - truncatedLine.utf8CodeUnitCount)
     }
 
     private static let truncatedLine: StaticString = "{\"truncated\":true}\n"
@@ -269,6 +287,7 @@ final class SessionRecording: ServiceAnswering, @unchecked Sendable {  // mutabl
         }
         state.written += count
         state.buffer.removeFrom(0)
+        setEndLineLimit(&state)
     }
 
     /// Writes the buffered lines now, so a reader of the file sees the session so far.
