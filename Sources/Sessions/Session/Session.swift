@@ -159,8 +159,7 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
         if let traced = traceTap.withObject({ trace in
             let refusal = SessionFeeds.send(event.payload, to: feed(at: event.index), index: event.index,
                                             input: endpoint.wire.inputs.inputs[event.index].name) {
-                trace.record(inputMarble(event))
-                trace.recording.withObject { $0.input(event, message: UnsafeRawBufferPointer(bytes), isPlain: isPlain) }
+                recordInput(event, message: UnsafeRawBufferPointer(bytes), isPlain: isPlain, in: trace)
             }
             trace.recording.withObject { $0.inputHandled() }
             return refusal
@@ -188,6 +187,14 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
         case 1: return feeds.second
         default: return feeds.later(index)
         }
+    }
+
+    /// An accepted input event, for a viewer and a recording: one call from the message's path,
+    /// the recording's line written inside it.
+    @inline(never)
+    private func recordInput(_ event: InputTable.Event, message: UnsafeRawBufferPointer, isPlain: Bool, in trace: Tap<Marble>) {
+        trace.record(inputMarble(event))
+        trace.recording.withObject { $0.input(event, message: message, isPlain: isPlain) }
     }
 
     /// The marble of an accepted input event: a secret input shows its length only.
