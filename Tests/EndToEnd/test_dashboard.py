@@ -210,7 +210,7 @@ def test_record_records_new_sessions_of_one_view_model_from_their_open_and_expor
         got = raw_output(board, "download")
         assert got["kind"] == "recording" and got["fileName"].endswith(f"-sum-{live_id}.rxlive.jsonl"), got
         lines = [json.loads(line) for line in got["text"].splitlines()]
-        assert lines[0]["rxliveRecording"] == 1 and lines[0]["session"] == live_id
+        assert lines[0]["rxliveRecording"] == 2 and lines[0]["session"] == live_id
         assert [line.get("input") or line.get("output") for line in lines[1:]] == ["number1", "number2", "number3", "sum"]
 
         board.send_json({"input": "exportTest", "value": live_id})
