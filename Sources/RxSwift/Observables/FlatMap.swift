@@ -285,8 +285,17 @@ final class FlatMapInner<SourceElement, SourceSequence: ObservableConvertibleTyp
     }
 
     /// Subscribes this slot to `source`.
+    ///
+    /// An `Observable.create` handler that may run now gets an observer made as the argument
+    /// of that one call, which retains the slot once (made first and passed to `subscribe`,
+    /// it cost two retains and two releases).
     @inlinable @inline(__always)
     func start(_ source: Observable<Observer.Element>) {
+        if type(of: source) == AnonymousObservable<Observer.Element>.self, !CurrentThreadScheduler.isScheduleRequired {
+            let handler = unsafeDowncast(source, to: AnonymousObservable<Observer.Element>.self).subscribeHandler
+            setDisposable(handler(AnyObserver(eventHandler: on)))
+            return
+        }
         subscribe(source, AnyObserver(eventHandler: on))
     }
 
