@@ -72,6 +72,15 @@ final class MapFilterFusionTests: RxTestCase {
         XCTAssertEqual(calls, ["first 1", "second 1", "map 1", "first 2", "first 3", "second 3", "map 3"])
     }
 
+    func testAFusedMapToAnOptionalSendsItsNilResults() {
+        var results: [Int?] = []
+        _ = Observable.from([1, 2, 3])
+            .filter { $0 != 3 }
+            .map { $0 == 1 ? nil : $0 }
+            .subscribe(onNext: { results.append($0) })
+        XCTAssertEqual(results, [nil, 2])
+    }
+
     func testTheStageAFusedStageWasBuiltOnStillWorksAlone() {
         let mapped = Observable.from([1, 2, 3]).map { $0 * 2 }
         let fused = mapped.filter { $0 > 2 }
