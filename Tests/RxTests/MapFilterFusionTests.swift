@@ -72,6 +72,41 @@ final class MapFilterFusionTests: RxTestCase {
         XCTAssertEqual(calls, ["first 1", "second 1", "map 1", "first 2", "first 3", "second 3", "map 3"])
     }
 
+    /// As a chain of sinks, where the disposed first sink forwards nothing: after a function
+    /// disposes the subscription, no later function of the stage runs, for that element or any.
+    func testAFunctionThatDisposesTheSubscriptionRunsNoLaterFunction() {
+        for operators in ["map map", "map filter", "filter map", "filter filter", "map filter map", "filter map filter"] {
+            let subject = PublishSubject<Int>()
+            var calls: [String] = []
+            var received: [Int] = []
+            let subscription = SerialDisposable()
+            var chain = subject.asObservable()
+            for (index, name) in operators.split(separator: " ").enumerated() {
+                let step = "\(name)\(index)"
+                if name == "map" {
+                    chain = chain.map { value in
+                        calls.append("\(step) \(value)")
+                        if index == 0 && value == 2 { subscription.dispose() }
+                        return value
+                    }
+                } else {
+                    chain = chain.filter { value in
+                        calls.append("\(step) \(value)")
+                        if index == 0 && value == 2 { subscription.dispose() }
+                        return true
+                    }
+                }
+            }
+            subscription.disposable = chain.subscribe(onNext: { received.append($0) })
+            subject.onNext(1)
+            subject.onNext(2)
+            subject.onNext(3)
+            let steps = operators.split(separator: " ").enumerated().map { "\($1)\($0)" }
+            XCTAssertEqual(calls, steps.map { "\($0) 1" } + ["\(steps[0]) 2"], operators)
+            XCTAssertEqual(received, [1], operators)
+        }
+    }
+
     func testAFusedMapToAnOptionalSendsItsNilResults() {
         var results: [Int?] = []
         _ = Observable.from([1, 2, 3])

@@ -6,14 +6,14 @@ extension ObservableType {
     /// - returns: A sequence of the non-`nil` transformed elements.
     @inlinable
     public func compactMap<Result>(_ transform: @escaping (Element) throws -> Result?) -> Observable<Result> {
-        CompactMap(source: asObservable(), transform: transform)
+        CompactMap(source: asObservable(), transform: { element, _ in try transform(element) })
     }
 }
 
 @usableFromInline
 final class CompactMapSink<SourceElement, Observer: ObserverType>: Sink<Observer>, ObserverType {
     @usableFromInline
-    typealias Transform = (SourceElement) throws -> Observer.Element?
+    typealias Transform = (SourceElement, _ isStopped: () -> Bool) throws -> Observer.Element?
 
     @usableFromInline
     let transform: Transform
@@ -29,7 +29,7 @@ final class CompactMapSink<SourceElement, Observer: ObserverType>: Sink<Observer
         switch event {
         case .next(let element):
             do {
-                if let mapped = try transform(element) {
+                if let mapped = try transform(element, { isDisposed }) {
                     forwardOn(.next(mapped))
                 }
             } catch {
@@ -47,12 +47,13 @@ final class CompactMapSink<SourceElement, Observer: ObserverType>: Sink<Observer
 }
 
 /// Also the stage that fused `map`s and `filter`s become (MapFilterFusion.swift): a `nil`
-/// result is an element a filter dropped.
+/// result is an element a filter dropped, and `isStopped` tells the steps the sink was
+/// disposed (a chain's later operators run nothing after that, as unfused ones would not).
 // Inlinable, not RxSwift's private form, for the rx-bench rows "map/filter x6 pumping" and "map/filter x6 creating".
 @usableFromInline
 final class CompactMap<SourceElement, Result>: Producer<Result> {
     @usableFromInline
-    typealias Transform = (SourceElement) throws -> Result?
+    typealias Transform = (SourceElement, _ isStopped: () -> Bool) throws -> Result?
 
     @usableFromInline
     let source: Observable<SourceElement>
