@@ -69,6 +69,31 @@ final class OperatorConcurrencyTests: RxTestCase {
         XCTAssertEqual(checker.overlaps.load(ordering: .relaxed), 0)
     }
 
+    func testFlatMapInnerFailingOnAnotherThreadAsTheSubscriptionIsDropped() {
+        // The pool thread's error reaches flatMap's sink while the subscribing thread returns
+        // and drops every reference to the subscription: the inner keeps its sink alive for as
+        // long as it can still reach it (a kept inner slot holds its sink unretained).
+        for _ in 0..<500 {
+            let ended = DispatchSemaphore(value: 0)
+            let errors = Atomic<Int>(0)
+            _ = Observable.just(1)
+                .flatMap { _ in
+                    Observable<Int>.create { observer in
+                        let box = UncheckedBox(observer)
+                        DispatchQueue.global().async {
+                            box.value.onNext(1)
+                            box.value.onError(testError)
+                            ended.signal()
+                        }
+                        return Disposables.create()
+                    }
+                }
+                .subscribe(onError: { _ in errors.add(1, ordering: .relaxed) })
+            ended.wait()
+            XCTAssertEqual(errors.load(ordering: .relaxed), 1)
+        }
+    }
+
     func testCombineLatestSerialisesSourcesOnManyThreads() throws {
         let checker = SerialChecker()
         let elements = try Observable.combineLatest(background(5000, value: 1), background(5000, value: 2), background(5000, value: 3)) { $0 + $1 + $2 }

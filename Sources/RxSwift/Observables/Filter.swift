@@ -6,7 +6,9 @@ extension ObservableType {
     /// - returns: A sequence of the elements that pass.
     @inlinable
     public func filter(_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
-        Filter(source: asObservable(), predicate: predicate)
+        let source = asObservable()
+        // After a `map` or `filter` of one type, one stage (MapFilterFusion.swift).
+        return source.fusedFilter(predicate) ?? Filter(source: source, predicate: predicate)
     }
 }
 

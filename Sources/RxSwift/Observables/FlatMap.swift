@@ -46,17 +46,12 @@ final class FlatMapSink<SourceElement, SourceSequence: ObservableConvertibleType
     @exclusivity(unchecked) var subscribing = 0
     @usableFromInline
     let sourceSubscription = InlineSingleAssignmentDisposable()
-    /// A slot whose inner sequence ended during its `subscribe`, kept for the next one: the
-    /// retained object's address, 0 for none, 1 once disposed (the kept slot references this
-    /// sink, so `dispose()` lets it go and no slot is kept after). Taken and given back by
-    /// the source's events only.
+    /// A slot whose inner sequence ended during its `subscribe`, kept for the next one. Taken
+    /// and given back by the source's events only, which come one at a time: a plain field,
+    /// no atomics. A kept slot does not hold this sink (`FlatMapInner.parentReference`), so
+    /// there is no cycle for `dispose()` to break; the slot goes with the sink.
     @usableFromInline
-    let spare = Atomic<UInt>(0)
-    /// Set under `lock` before the first slot is kept, unless the sink was disposed, so that
-    /// only a sink that may keep one pays for closing `spare` in `dispose()`. Written only by
-    /// the source's events, which read it without the lock.
-    @usableFromInline
-    @exclusivity(unchecked) var keepsSpares = false
+    @exclusivity(unchecked) var spare: Inner?
     /// `inners` is not empty; stored under `lock` after each change, read without it.
     @usableFromInline
     let hasGroupedInners = Atomic<Bool>(false)
@@ -91,7 +86,7 @@ final class FlatMapSink<SourceElement, SourceSequence: ObservableConvertibleType
                 }
                 return
             }
-            subscribeInner(inner)
+            subscribeInner(consume inner)
         case .error(let error):
             lock.performLocked {
                 forwardOn(.error(error))
@@ -115,7 +110,7 @@ final class FlatMapSink<SourceElement, SourceSequence: ObservableConvertibleType
     /// synchronous sequence) costs no lock beyond its events': it never joins `inners`.
     /// One still running afterwards joins them, or is disposed if the sink was meanwhile.
     @inlinable @inline(__always)
-    func subscribeInner(_ source: Observable<Observer.Element>) {
+    func subscribeInner(_ source: consuming Observable<Observer.Element>) {
         if type(of: source) == Just<Observer.Element>.self {
             // A `just` inner sequence sends its element and completes during the subscription;
             // forwarding the element directly gives the same events without the subscription.
@@ -128,13 +123,13 @@ final class FlatMapSink<SourceElement, SourceSequence: ObservableConvertibleType
             }
             return
         }
-        subscribeGeneral(source)
+        subscribeGeneral(consume source)
     }
 
     /// `subscribeInner` for a sequence other than `just` (kept out of line, so the `just`
     /// path stays small).
     @inlinable @inline(never)
-    func subscribeGeneral(_ source: Observable<Observer.Element>) {
+    func subscribeGeneral(_ source: consuming Observable<Observer.Element>) {
         if isDisposed { return }
         let inner = takeSpare() ?? Inner(parent: self)
         subscribing += 1
@@ -157,6 +152,8 @@ final class FlatMapSink<SourceElement, SourceSequence: ObservableConvertibleType
             keepSpare(inner)
             return
         }
+        // Still running after `subscribe` returned: it may forward after this call ends.
+        inner.holdParent()
         let joined: Bool = lock.performLocked {
             if stopped { pendingAtStop -= 1 }
             if innersDisposed { return false }
@@ -175,35 +172,26 @@ final class FlatMapSink<SourceElement, SourceSequence: ObservableConvertibleType
         }
     }
 
-    /// The kept slot, if there is one (`nil` once disposed).
+    /// The kept slot, if there is one.
     @inlinable @inline(__always)
     func takeSpare() -> Inner? {
-        let bits = spare.load(ordering: .relaxed)
-        guard bits > 1, spare.compareExchange(expected: bits, desired: 0, ordering: .acquiring).exchanged else {
-            return nil
-        }
-        return Unmanaged<Inner>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeRetainedValue()
+        spare.take()
     }
 
     /// Keeps `inner`, which terminated during its `subscribe`, for the next inner subscription
-    /// if nothing else references it (its subscribe handler kept no observer): then no one
-    /// can send it a late event, and it never held a disposable (`isReusable`).
+    /// if nothing else references it (its subscribe handler kept no observer, so no one can
+    /// send it a late event) and it never held a disposable (`isReusable`).
     @inlinable @inline(__always)
     func keepSpare(_ inner: consuming Inner) {
-        guard inner.isReusable, isKnownUniquelyReferenced(&inner) else { return }
-        if !keepsSpares {
-            let enabled: Bool = lock.performLocked {
-                if innersDisposed { return false }
-                keepsSpares = true
-                return true
-            }
-            if !enabled { return }
+        if !isKnownUniquelyReferenced(&inner) {
+            // Its observer was kept: an event on another thread may still be using the sink
+            // through it (a terminated slot drops every later one before reaching it).
+            inner.holdParent()
+            return
         }
+        guard spare == nil, inner.isReusable else { return }
         inner.reset()
-        let bits = UInt(bitPattern: Unmanaged.passRetained(consume inner).toOpaque())
-        if !spare.compareExchange(expected: 0, desired: bits, ordering: .releasing).exchanged {
-            Unmanaged<Inner>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release()
-        }
+        spare = consume inner
     }
 
     /// Completes if the source and every inner subscription completed (called holding `lock`).
@@ -241,23 +229,16 @@ final class FlatMapSink<SourceElement, SourceSequence: ObservableConvertibleType
     @inlinable
     override func dispose() {
         super.dispose()
-        let taken: (inners: SubjectObserverList, keepsSpares: Bool)? = lock.performLocked {
+        let taken: SubjectObserverList? = lock.performLocked {
             if innersDisposed { return nil }
             innersDisposed = true
             let current = inners
             inners.removeAll()
             hasGroupedInners.store(false, ordering: .releasing)
-            return (current, keepsSpares)
+            return current
         }
         sourceSubscription.dispose()
-        guard let taken else { return }
-        if taken.keepsSpares {
-            let kept = spare.exchange(1, ordering: .acquiring)
-            if kept > 1 {
-                Unmanaged<Inner>.fromOpaque(UnsafeRawPointer(bitPattern: kept)!).release()
-            }
-        }
-        let toDispose = taken.inners
+        guard let toDispose = taken else { return }
         if let first = toDispose.first {
             unsafeDowncast(first, to: Inner.self).dispose()
         }
@@ -272,17 +253,49 @@ final class FlatMapSink<SourceElement, SourceSequence: ObservableConvertibleType
 @usableFromInline
 final class FlatMapInner<SourceElement, SourceSequence: ObservableConvertibleType, Observer: ObserverType>: InnerSubscriptionSlot where Observer.Element == SourceSequence.Element {
     @usableFromInline
-    let parent: FlatMapSink<SourceElement, SourceSequence, Observer>
+    typealias Parent = FlatMapSink<SourceElement, SourceSequence, Observer>
+
+    /// Unretained, so a slot kept for reuse does not hold the sink that keeps it. It is alive
+    /// whenever the slot uses it: only while the sink runs `subscribeGeneral` with this slot,
+    /// or once `holdParent()` (called before that returns whenever the slot may be used later)
+    /// made `parentHold` keep it. `ObservableFlatMapCreateInnerTests` cover each case.
+    @usableFromInline
+    let parentReference: Unmanaged<Parent>
+    /// The sink, held once the slot may forward after its `subscribe` ended. Written by the
+    /// source's events only, read by nothing but the slot's release.
+    @usableFromInline
+    @exclusivity(unchecked) var parentHold: Parent?
 
     @inlinable
-    init(parent: FlatMapSink<SourceElement, SourceSequence, Observer>) {
-        self.parent = parent
+    init(parent: Parent) {
+        parentReference = Unmanaged.passUnretained(parent)
         super.init()
     }
 
+    /// Keeps the sink alive for as long as this slot lives.
+    @inlinable @inline(__always)
+    func holdParent() {
+        parentHold = parentReference.takeUnretainedValue()
+    }
+
+    /// Runs `body` with the sink, without retaining it (see `parentReference`).
+    @inlinable @inline(__always)
+    func withParent<Result>(_ body: (Parent) -> Result) -> Result {
+        parentReference._withUnsafeGuaranteedRef(body)
+    }
+
     /// Subscribes this slot to `source`.
+    ///
+    /// An `Observable.create` handler that may run now gets an observer made as the argument
+    /// of that one call, which retains the slot once (made first and passed to `subscribe`,
+    /// it cost two retains and two releases).
     @inlinable @inline(__always)
     func start(_ source: Observable<Observer.Element>) {
+        if type(of: source) == AnonymousObservable<Observer.Element>.self, !CurrentThreadScheduler.isScheduleRequired {
+            let handler = unsafeDowncast(source, to: AnonymousObservable<Observer.Element>.self).subscribeHandler
+            setDisposable(handler(AnyObserver(eventHandler: on)))
+            return
+        }
         subscribe(source, AnyObserver(eventHandler: on))
     }
 
@@ -291,18 +304,22 @@ final class FlatMapInner<SourceElement, SourceSequence: ObservableConvertibleTyp
         switch event {
         case .next:
             if isStopped { return }
-            if parent.forwardsAlone() {
-                parent.forwardOn(event)
-                return
-            }
-            parent.lock.performLocked {
-                parent.forwardOn(event)
+            withParent { parent in
+                if parent.forwardsAlone() {
+                    parent.forwardOn(event)
+                    return
+                }
+                parent.lock.performLocked {
+                    parent.forwardOn(event)
+                }
             }
         case .error:
             guard Self.isLive(stop(disposing: false)) else { return }
-            parent.lock.performLocked {
-                parent.forwardOn(event)
-                parent.dispose()
+            withParent { parent in
+                parent.lock.performLocked {
+                    parent.forwardOn(event)
+                    parent.dispose()
+                }
             }
             // The sink's `dispose()` reached this slot only if it had joined the group.
             dispose()
@@ -310,7 +327,7 @@ final class FlatMapInner<SourceElement, SourceSequence: ObservableConvertibleTyp
             let previous = stop(disposing: true)
             // Not yet grouped: `subscribeInner` sees the termination and does the rest.
             if Self.isLive(previous) && previous & Self.grouped != 0 {
-                parent.innerCompleted(self)
+                withParent { $0.innerCompleted(self) }
             }
         }
     }

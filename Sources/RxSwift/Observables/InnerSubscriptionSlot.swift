@@ -130,10 +130,17 @@ class InnerSubscriptionSlot: Disposable {
             if !CurrentThreadScheduler.isScheduleRequired {
                 setDisposable(handler(observer))
             } else {
-                setDisposable(CurrentThreadScheduler.instance.schedule(()) { _ in handler(observer) })
+                subscribeOnTrampoline(handler, observer)
             }
             return
         }
         setDisposable(source.subscribeErased(observer))
+    }
+
+    /// `subscribe`'s handler run on a new trampoline; out of line, so that the common path
+    /// does not retain the observer a second time for this path's closure.
+    @inlinable @inline(never)
+    final func subscribeOnTrampoline<Element>(_ handler: @escaping (AnyObserver<Element>) -> Disposable, _ observer: AnyObserver<Element>) {
+        setDisposable(CurrentThreadScheduler.instance.schedule(()) { _ in handler(observer) })
     }
 }

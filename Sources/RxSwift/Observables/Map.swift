@@ -5,7 +5,9 @@ extension ObservableType {
     /// - returns: A sequence of the transformed elements.
     @inlinable
     public func map<Result>(_ transform: @escaping (Element) throws -> Result) -> Observable<Result> {
-        Map(source: asObservable(), transform: transform)
+        let source = asObservable()
+        // After a `map` or `filter` of one type, one stage (MapFilterFusion.swift).
+        return source.fusedMap(transform) ?? Map(source: source, transform: transform)
     }
 }
 
