@@ -1,35 +1,52 @@
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A subject that sends each event to the observers subscribed at that moment, as a
 /// `PublishSubject` does, and keeps its first observer in itself: that observer's
 /// subscription is the subject (its `dispose()` unsubscribes that observer), so a subject with
 /// one observer, a session's input feeding its view model, is one object where a
-/// `PublishSubject` and its subscription are two: 48 bytes in a 64-byte malloc block against
-/// two 48-byte blocks (`RxLayoutTests`).
+/// `PublishSubject` and its subscription are two: 40 bytes in a 48-byte malloc block against
+/// two 48-byte blocks (`InlinePublishSubjectTests`).
 ///
-/// A second observer or a terminal event moves the observers to a `PublishSubject` kept in
-/// `shared`, which sends every event from then on and tells late subscribers how it ended.
-/// The inline place is used once, so a repeated `dispose()` of the first subscription never
-/// unsubscribes a later observer. `dispose()` being that subscription's, the subject as a
-/// whole is not disposable: a type for the library's own modules (`package`), not public API.
+/// A second observer or a terminal event moves the observers to a `PublishSubject` (in a
+/// `SharedObservers`), which sends every event from then on and tells late subscribers how it
+/// ended. The inline place is used once, so a repeated `dispose()` of the first subscription
+/// never unsubscribes a later observer. `dispose()` being that subscription's, the subject as
+/// a whole is not disposable: a type for the library's own modules (`package`), not public API.
+///
+/// The first subscription holds the subject, so a graph that is never disposed keeps its
+/// subjects (a session disposes its graph when it closes).
 @usableFromInline
 package final class InlinePublishSubject<Element>: Observable<Element>, ObserverType, Disposable {
+    /// One word for the lock, a flag and the shared observers: bit 0 is the lock, bit 1 says
+    /// the inline place was given, and the rest is the address of the `SharedObservers`
+    /// (set once, retained by the word until `deinit`; objects are 16-byte aligned) or 0.
+    /// A lock of its own (a `Mutex` and the flag took a word, the reference another) would
+    /// make the subject 48 bytes, a 64-byte block.
     @usableFromInline
-    let lock = RxLock(())
-    /// The inline place has been given to an observer. Guarded by `lock`, as are the two below.
-    @usableFromInline
-    @exclusivity(unchecked) var firstTaken = false
-    /// The first observer while it is subscribed and the observers are not shared.
+    let word = Atomic<UInt>(0)
+    /// The first observer while it is subscribed and the observers are not shared. Guarded
+    /// by the word's lock bit.
     @usableFromInline
     @exclusivity(unchecked) var first: ((Event<Element>) -> Void)?
-    /// Every observer, once a second one subscribed or the subject ended.
+
     @usableFromInline
-    @exclusivity(unchecked) var shared: SharedObservers?
+    static var lockedBit: UInt { 1 }
+    @usableFromInline
+    static var firstTakenBit: UInt { 2 }
+    @usableFromInline
+    static var flagBits: UInt { 3 }
 
     /// The subject the observers moved to, and the first observer's subscription to it.
     @usableFromInline
     final class SharedObservers {
         @usableFromInline
         let subject = PublishSubject<Element>()
-        /// Guarded by the owner's lock.
+        /// Guarded by the owner's lock bit.
         @usableFromInline
         @exclusivity(unchecked) var firstSubscription: (AnyObject & Disposable)?
 
@@ -43,18 +60,55 @@ package final class InlinePublishSubject<Element>: Observable<Element>, Observer
         super.init()
     }
 
+    /// Takes the lock bit and returns the word's other bits. It is held for a few
+    /// instructions (no observer runs under it) and a subject's events come from one thread,
+    /// so a waiter just yields.
+    @inlinable
+    func lock() -> UInt {
+        var current = word.load(ordering: .relaxed)
+        while true {
+            if current & Self.lockedBit == 0 {
+                let (exchanged, original) = word.compareExchange(expected: current, desired: current | Self.lockedBit,
+                                                                 ordering: .acquiring)
+                if exchanged { return current }
+                current = original
+            } else {
+                sched_yield()
+                current = word.load(ordering: .relaxed)
+            }
+        }
+    }
+
+    /// Releases the lock bit, leaving the word `value` (what `lock()` returned, or changed).
+    @inlinable
+    func unlock(_ value: UInt) {
+        word.store(value, ordering: .releasing)
+    }
+
+    /// The shared observers that the word `value` holds, if any.
+    @inlinable
+    static func shared(in value: UInt) -> SharedObservers? {
+        guard let address = UnsafeRawPointer(bitPattern: value & ~flagBits) else { return nil }
+        return Unmanaged<SharedObservers>.fromOpaque(address).takeUnretainedValue()
+    }
+
     /// Sends `event` to the current observers.
     @inlinable
     package func on(_ event: Event<Element>) {
         switch event {
         case .next:
             // Read under the lock, called outside it: an observer may feed the subject again.
-            let (handler, subject) = lock.performLocked { (first, shared?.subject) }
+            let value = lock()
+            let handler = first
+            unlock(value)
             handler?(event)
-            subject?.on(event)
+            // Set once and kept until `deinit`: no lock needed to use it.
+            Self.shared(in: value)?.subject.on(event)
         case .error, .completed:
-            let subject = lock.performLocked { share().subject }
-            subject.on(event)
+            var value = lock()
+            let shared = share(&value)
+            unlock(value)
+            shared.subject.on(event)
         }
     }
 
@@ -74,50 +128,52 @@ package final class InlinePublishSubject<Element>: Observable<Element>, Observer
     /// (`nil` when that subject had already ended and told the handler so).
     @inlinable
     func subscribeHandler(_ handler: @escaping (Event<Element>) -> Void) -> (AnyObject & Disposable)? {
-        let subject: PublishSubject<Element>? = lock.performLocked {
-            if !firstTaken {
-                firstTaken = true
-                first = handler
-                return nil
-            }
-            return share().subject
-        }
-        guard let subject else {
+        var value = lock()
+        if value & Self.firstTakenBit == 0 {
+            first = handler
+            unlock(value | Self.firstTakenBit)
             Resources.add(1)
             return self
         }
-        return subject.subscribeHandler(handler)
+        let shared = share(&value)
+        unlock(value)
+        return shared.subject.subscribeHandler(handler)
     }
 
-    /// Moves the observers to `shared`, the first one's subscription with them (called
-    /// holding `lock`; the new subject has not ended, so subscribing calls no handler).
+    /// Moves the observers to a `SharedObservers`, the first one's subscription with them,
+    /// and puts it in `value` (called holding the lock; the new subject has not ended, so
+    /// subscribing calls no handler).
     @usableFromInline
-    func share() -> SharedObservers {
-        if let shared { return shared }
+    func share(_ value: inout UInt) -> SharedObservers {
+        if let shared = Self.shared(in: value) { return shared }
         let made = SharedObservers()
         if let first {
             made.firstSubscription = made.subject.subscribeHandler(first)
             self.first = nil
             Resources.add(-1) // counted from now on as the shared subject's subscription
         }
-        firstTaken = true
-        shared = made
+        let address = UInt(bitPattern: Unmanaged.passRetained(made).toOpaque())
+        assert(address & Self.flagBits == 0, "an object's address has free low bits")
+        value = address | Self.firstTakenBit
         return made
     }
 
     /// Unsubscribes the first observer: the subscription it was given is the subject.
     @usableFromInline
     package func dispose() {
-        // Taken out under the lock and released after it: the handler's release may free an
-        // observer whose teardown reaches this subject.
-        let (handler, subscription) = lock.performLocked {
-            let taken = (first, shared?.firstSubscription)
-            first = nil
-            shared?.firstSubscription = nil
-            return taken
-        }
-        if handler != nil {
-            Resources.add(-1)
+        let value = lock()
+        let handler = first
+        first = nil
+        let shared = Self.shared(in: value)
+        let subscription = shared?.firstSubscription
+        shared?.firstSubscription = nil
+        unlock(value)
+        // Released after the lock: the release may free an observer whose teardown reaches
+        // this subject.
+        withExtendedLifetime(handler) {
+            if handler != nil {
+                Resources.add(-1)
+            }
         }
         subscription?.dispose()
     }
@@ -125,6 +181,10 @@ package final class InlinePublishSubject<Element>: Observable<Element>, Observer
     deinit {
         if first != nil {
             Resources.add(-1)
+        }
+        let value = word.load(ordering: .acquiring)
+        if let address = UnsafeRawPointer(bitPattern: value & ~Self.flagBits) {
+            Unmanaged<SharedObservers>.fromOpaque(address).release()
         }
     }
 }
