@@ -41,17 +41,14 @@ package final class InlinePublishSubject<Element>: Observable<Element>, Observer
     @usableFromInline
     static var flagBits: UInt { 3 }
 
-    /// The subject the observers moved to, and the first observer's subscription to it.
+    /// The subject the observers moved to (with the first observer's subscription to it, in the base).
     @usableFromInline
-    final class SharedObservers {
+    final class SharedObservers: InlineSubjectSharedBase {
         @usableFromInline
         let subject = PublishSubject<Element>()
-        /// Guarded by the owner's lock bit.
-        @usableFromInline
-        @exclusivity(unchecked) var firstSubscription: (AnyObject & Disposable)?
 
         @inlinable
-        init() {}
+        override init() {}
     }
 
     /// A subject with no observers.
@@ -159,32 +156,49 @@ package final class InlinePublishSubject<Element>: Observable<Element>, Observer
     }
 
     /// Unsubscribes the first observer: the subscription it was given is the subject.
+    /// Reached through `Disposable` in unspecialised code, so it names no type that depends on
+    /// `Element` (each would be a metadata look-up per dispose).
     @usableFromInline
     package func dispose() {
         let value = lock()
-        let handler = first
+        var handler = first
         first = nil
-        let shared = Self.shared(in: value)
+        let shared = InlineSubjectSharedBase.unretained(in: value & ~Self.flagBits)
         let subscription = shared?.firstSubscription
         shared?.firstSubscription = nil
         unlock(value)
         // Released after the lock: the release may free an observer whose teardown reaches
         // this subject.
-        withExtendedLifetime(handler) {
-            if handler != nil {
-                Resources.add(-1)
-            }
+        if case .some = handler {
+            Resources.add(-1)
         }
+        handler = nil
         subscription?.dispose()
     }
 
     deinit {
-        if first != nil {
+        if case .some = first {
             Resources.add(-1)
         }
         let value = word.load(ordering: .acquiring)
-        if let address = UnsafeRawPointer(bitPattern: value & ~Self.flagBits) {
-            Unmanaged<SharedObservers>.fromOpaque(address).release()
-        }
+        InlineSubjectSharedBase.unretained(in: value & ~Self.flagBits).map { Unmanaged.passUnretained($0).release() }
+    }
+}
+
+/// The part of an `InlinePublishSubject`'s shared observers that `dispose()` touches, in a
+/// class that is not generic.
+@usableFromInline
+class InlineSubjectSharedBase {
+    /// The first observer's subscription to the shared subject; guarded by the owner's lock bit.
+    @usableFromInline
+    @exclusivity(unchecked) final var firstSubscription: (AnyObject & Disposable)?
+
+    @inlinable
+    init() {}
+
+    /// The object at `address` (0 for none), unretained: the owner's word holds it.
+    @inlinable
+    static func unretained(in address: UInt) -> InlineSubjectSharedBase? {
+        UnsafeRawPointer(bitPattern: address).map { Unmanaged<InlineSubjectSharedBase>.fromOpaque($0).takeUnretainedValue() }
     }
 }
