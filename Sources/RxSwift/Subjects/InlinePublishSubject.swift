@@ -12,25 +12,25 @@ import Darwin
 /// `PublishSubject` and its subscription are two: 40 bytes in a 48-byte malloc block against
 /// two 48-byte blocks (`InlinePublishSubjectTests`).
 ///
-/// A second observer or a terminal event moves the observers to a `PublishSubject` (in a
-/// `SharedObservers`), which sends every event from then on and tells late subscribers how it
-/// ended. The inline place is used once, so a repeated `dispose()` of the first subscription
-/// never unsubscribes a later observer. `dispose()` being that subscription's, the subject as
-/// a whole is not disposable: a type for the library's own modules (`package`), not public API.
+/// Later observers go to a `PublishSubject` made for them (`others`), which gets every event
+/// after the first observer and, from a terminal event on, tells late subscribers how the
+/// subject ended. The inline place is used once, so a repeated `dispose()` of the first
+/// subscription never unsubscribes a later observer. `dispose()` being that subscription's,
+/// the subject as a whole is not disposable: a type for the library's own modules
+/// (`package`), not public API.
 ///
 /// The first subscription holds the subject, so a graph that is never disposed keeps its
 /// subjects (a session disposes its graph when it closes).
 @usableFromInline
 package final class InlinePublishSubject<Element>: Observable<Element>, ObserverType, Disposable {
-    /// One word for the lock, a flag and the shared observers: bit 0 is the lock, bit 1 says
-    /// the inline place was given, and the rest is the address of the `SharedObservers`
-    /// (set once, retained by the word until `deinit`; objects are 16-byte aligned) or 0.
-    /// A lock of its own (a `Mutex` and the flag took a word, the reference another) would
-    /// make the subject 48 bytes, a 64-byte block.
+    /// One word for the lock, a flag and the later observers: bit 0 is the lock, bit 1 says
+    /// the inline place was given, and the rest is the address of `others` (set once,
+    /// retained by the word until `deinit`; objects are 16-byte aligned) or 0. A `Mutex`
+    /// and the flag took a word and the reference another: 48 bytes, a 64-byte block.
     @usableFromInline
     let word = Atomic<UInt>(0)
-    /// The first observer while it is subscribed and the observers are not shared. Guarded
-    /// by the word's lock bit.
+    /// The first observer while it is subscribed and the subject has not ended. Guarded by
+    /// the word's lock bit.
     @usableFromInline
     @exclusivity(unchecked) var first: ((Event<Element>) -> Void)?
 
@@ -40,16 +40,6 @@ package final class InlinePublishSubject<Element>: Observable<Element>, Observer
     static var firstTakenBit: UInt { 2 }
     @usableFromInline
     static var flagBits: UInt { 3 }
-
-    /// The subject the observers moved to (with the first observer's subscription to it, in the base).
-    @usableFromInline
-    final class SharedObservers: InlineSubjectSharedBase {
-        @usableFromInline
-        let subject = PublishSubject<Element>()
-
-        @inlinable
-        override init() {}
-    }
 
     /// A subject with no observers.
     @inlinable
@@ -82,11 +72,25 @@ package final class InlinePublishSubject<Element>: Observable<Element>, Observer
         word.store(value, ordering: .releasing)
     }
 
-    /// The shared observers that the word `value` holds, if any.
+    /// The later observers' subject that the word `value` holds, if any. Set once and kept
+    /// until `deinit`, so it may be used after the lock is released.
     @inlinable
-    static func shared(in value: UInt) -> SharedObservers? {
+    static func others(in value: UInt) -> PublishSubject<Element>? {
         guard let address = UnsafeRawPointer(bitPattern: value & ~flagBits) else { return nil }
-        return Unmanaged<SharedObservers>.fromOpaque(address).takeUnretainedValue()
+        return Unmanaged<PublishSubject<Element>>.fromOpaque(address).takeUnretainedValue()
+    }
+
+    /// The later observers' subject, made and put in `value` if there is none yet (called
+    /// holding the lock). Inlined into the specialised callers: made in unspecialised code,
+    /// the subject's type would be looked up each time.
+    @inlinable
+    func makeOthers(_ value: inout UInt) -> PublishSubject<Element> {
+        if let others = Self.others(in: value) { return others }
+        let made = PublishSubject<Element>()
+        let address = UInt(bitPattern: Unmanaged.passRetained(made).toOpaque())
+        assert(address & Self.flagBits == 0, "an object's address has free low bits")
+        value = address | Self.firstTakenBit
+        return made
     }
 
     /// Sends `event` to the current observers.
@@ -99,13 +103,19 @@ package final class InlinePublishSubject<Element>: Observable<Element>, Observer
             let handler = first
             unlock(value)
             handler?(event)
-            // Set once and kept until `deinit`: no lock needed to use it.
-            Self.shared(in: value)?.subject.on(event)
+            Self.others(in: value)?.on(event)
         case .error, .completed:
+            // The first observer is let go; `others` keeps the ending for late subscribers.
             var value = lock()
-            let shared = share(&value)
+            let handler = first
+            first = nil
+            let others = makeOthers(&value)
             unlock(value)
-            shared.subject.on(event)
+            if let handler {
+                Resources.add(-1)
+                handler(event)
+            }
+            others.on(event)
         }
     }
 
@@ -121,7 +131,7 @@ package final class InlinePublishSubject<Element>: Observable<Element>, Observer
         subscribeHandler(observer.observer)
     }
 
-    /// The subscription: the subject itself for the first observer, else the shared subject's
+    /// The subscription: the subject itself for the first observer, else one to `others`
     /// (`nil` when that subject had already ended and told the handler so).
     @inlinable
     func subscribeHandler(_ handler: @escaping (Event<Element>) -> Void) -> (AnyObject & Disposable)? {
@@ -132,27 +142,9 @@ package final class InlinePublishSubject<Element>: Observable<Element>, Observer
             Resources.add(1)
             return self
         }
-        let shared = share(&value)
+        let others = makeOthers(&value)
         unlock(value)
-        return shared.subject.subscribeHandler(handler)
-    }
-
-    /// Moves the observers to a `SharedObservers`, the first one's subscription with them,
-    /// and puts it in `value` (called holding the lock; the new subject has not ended, so
-    /// subscribing calls no handler).
-    @usableFromInline
-    func share(_ value: inout UInt) -> SharedObservers {
-        if let shared = Self.shared(in: value) { return shared }
-        let made = SharedObservers()
-        if let first {
-            made.firstSubscription = made.subject.subscribeHandler(first)
-            self.first = nil
-            Resources.add(-1) // counted from now on as the shared subject's subscription
-        }
-        let address = UInt(bitPattern: Unmanaged.passRetained(made).toOpaque())
-        assert(address & Self.flagBits == 0, "an object's address has free low bits")
-        value = address | Self.firstTakenBit
-        return made
+        return others.subscribeHandler(handler)
     }
 
     /// Unsubscribes the first observer: the subscription it was given is the subject.
@@ -163,9 +155,6 @@ package final class InlinePublishSubject<Element>: Observable<Element>, Observer
         let value = lock()
         var handler = first
         first = nil
-        let shared = InlineSubjectSharedBase.unretained(in: value & ~Self.flagBits)
-        let subscription = shared?.firstSubscription
-        shared?.firstSubscription = nil
         unlock(value)
         // Released after the lock: the release may free an observer whose teardown reaches
         // this subject.
@@ -173,7 +162,6 @@ package final class InlinePublishSubject<Element>: Observable<Element>, Observer
             Resources.add(-1)
         }
         handler = nil
-        subscription?.dispose()
     }
 
     deinit {
@@ -181,24 +169,8 @@ package final class InlinePublishSubject<Element>: Observable<Element>, Observer
             Resources.add(-1)
         }
         let value = word.load(ordering: .acquiring)
-        InlineSubjectSharedBase.unretained(in: value & ~Self.flagBits).map { Unmanaged.passUnretained($0).release() }
-    }
-}
-
-/// The part of an `InlinePublishSubject`'s shared observers that `dispose()` touches, in a
-/// class that is not generic.
-@usableFromInline
-class InlineSubjectSharedBase {
-    /// The first observer's subscription to the shared subject; guarded by the owner's lock bit.
-    @usableFromInline
-    @exclusivity(unchecked) final var firstSubscription: (AnyObject & Disposable)?
-
-    @inlinable
-    init() {}
-
-    /// The object at `address` (0 for none), unretained: the owner's word holds it.
-    @inlinable
-    static func unretained(in address: UInt) -> InlineSubjectSharedBase? {
-        UnsafeRawPointer(bitPattern: address).map { Unmanaged<InlineSubjectSharedBase>.fromOpaque($0).takeUnretainedValue() }
+        if let address = UnsafeRawPointer(bitPattern: value & ~Self.flagBits) {
+            Unmanaged<AnyObject>.fromOpaque(address).release()
+        }
     }
 }
