@@ -28,7 +28,7 @@ final class SessionsLayoutTests: XCTestCase {
         XCTAssertEqual(MemoryLayout<WireInputs.Feed?>.size, 8, "a feed is one reference")
         XCTAssertEqual(MemoryLayout<SessionFeeds>.size, 3 * 8)
         try XCTSkipUnless(ObjectSize.isSystemMalloc, "a sanitizer's allocator sizes blocks its own way")
-        let feeds: [WireInputs.Feed] = [.text(PublishSubject()), .tap(PublishSubject()), .text(PublishSubject())]
+        let feeds: [WireInputs.Feed] = [.text(InlinePublishSubject()), .tap(InlinePublishSubject()), .text(InlinePublishSubject())]
         XCTAssertEqual(ObjectSize.mallocBlock(of: unsafeBitCast(feeds, to: AnyObject.self)), 64)
     }
 

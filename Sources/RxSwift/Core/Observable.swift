@@ -37,11 +37,14 @@ public class Observable<Element>: ObservableType {
     /// code: called from a specialised sink, that makes the subject's subscription with its
     /// element type known. The subject's own override, reached through the class's table,
     /// runs unspecialised and looks up its subscription class's metadata (about 400
-    /// instructions) each time; a session's text and tap inputs are such subjects.
+    /// instructions) each time. A session's text and tap inputs are `InlinePublishSubject`s.
     @inlinable @inline(__always)
     final func subscribeObject(_ observer: AnyObserver<Element>) -> (AnyObject & Disposable)? {
         if type(of: self) == PublishSubject<Element>.self {
             return unsafeDowncast(self, to: PublishSubject<Element>.self).subscribeHandler(observer.observer)
+        }
+        if type(of: self) == InlinePublishSubject<Element>.self {
+            return unsafeDowncast(self, to: InlinePublishSubject<Element>.self).subscribeHandler(observer.observer)
         }
         return subscribeErasedObject(observer)
     }

@@ -4,7 +4,7 @@ import RxSwift
 /// and the session's token bucket for that limit, together, so that a session keeps no list
 /// of buckets by input (a word of every session, limited taps or not).
 final class LimitedTapFeed {
-    let subject = PublishSubject<Void>()
+    let subject = InlinePublishSubject<Void>()
     /// Full, as at the open: a bucket refills to its burst and no further, so a start at
     /// time 0 is a start at any earlier time. Touched by the session's thread only, and no
     /// access spans a call.

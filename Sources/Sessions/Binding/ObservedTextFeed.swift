@@ -3,7 +3,7 @@ import RxSwift
 /// The feed of a text input declared with `onValue` (`WireInputs.text(_:secret:onValue:)`):
 /// its subject, and the closure each accepted value goes to just before the subject sends it.
 final class ObservedTextFeed {
-    let subject = PublishSubject<String>()
+    let subject = InlinePublishSubject<String>()
     private let onValue: (String) -> Void
 
     init(onValue: @escaping (String) -> Void) {

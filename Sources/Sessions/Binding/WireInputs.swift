@@ -20,10 +20,10 @@ public final class WireInputs {
 
     /// Where one input's events go.
     enum Feed {
-        case text(PublishSubject<String>)
+        case text(InlinePublishSubject<String>)
         case observedText(ObservedTextFeed)
         case initialText(InitialTextFeed)
-        case tap(PublishSubject<Void>)
+        case tap(InlinePublishSubject<Void>)
         case limitedTap(LimitedTapFeed)
         case value(WireValueFeed)
     }
@@ -68,7 +68,7 @@ public final class WireInputs {
     ///     `nil`: nothing until the client sends a value, and every value passed on.
     public func text(_ name: String, secret: Bool = false, initial: String? = nil) -> Observable<String> {
         if let initial { return initialText(name, secret: secret, initial: initial, onValue: nil) }
-        let subject = PublishSubject<String>()
+        let subject = InlinePublishSubject<String>()
         declare(Declaration(name: name, kind: .text, limit: nil, secret: secret), .text(subject))
         return subject.asObservable()
     }
@@ -138,7 +138,7 @@ public final class WireInputs {
             declare(Declaration(name: name, kind: .tap, limit: limit), .limitedTap(feed))
             return feed.subject.asObservable()
         }
-        let subject = PublishSubject<Void>()
+        let subject = InlinePublishSubject<Void>()
         declare(Declaration(name: name, kind: .tap, limit: limit), .tap(subject))
         return subject.asObservable()
     }

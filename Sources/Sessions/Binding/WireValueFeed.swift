@@ -14,7 +14,7 @@ class WireValueFeed {
 
 /// The feed of an input of type `Value`.
 final class TypedWireValueFeed<Value: Decodable>: WireValueFeed {
-    let subject = PublishSubject<Value>()
+    let subject = InlinePublishSubject<Value>()
 
     override func feed(_ value: ClientMessage.Value, input name: String, accepted: () -> Void) -> ProtocolError? {
         let decoded: Value
@@ -31,7 +31,7 @@ final class TypedWireValueFeed<Value: Decodable>: WireValueFeed {
 /// The feed of an input whose messages carry a `Wire` value that the app's `decode` turns
 /// into the view model's `Value`; what `decode` throws is refused like JSON that does not decode.
 final class MappedWireValueFeed<Wire: Decodable, Value>: WireValueFeed {
-    let subject = PublishSubject<Value>()
+    let subject = InlinePublishSubject<Value>()
     private let decode: (Wire) throws -> Value
 
     init(decode: @escaping (Wire) throws -> Value) {

@@ -74,16 +74,16 @@ struct SessionFeeds {
             } else if type(of: object) == InitialTextFeed.self {
                 unsafeDowncast(object, to: InitialTextFeed.self).send(value)
             } else {
-                assert(object is PublishSubject<String>, "input \(index) is not a text input")
-                unsafeDowncast(object, to: PublishSubject<String>.self).onNext(value)
+                assert(object is InlinePublishSubject<String>, "input \(index) is not a text input")
+                unsafeDowncast(object, to: InlinePublishSubject<String>.self).onNext(value)
             }
         case .tap:
             accepted()
             if type(of: object) == LimitedTapFeed.self {
                 unsafeDowncast(object, to: LimitedTapFeed.self).subject.onNext(())
             } else {
-                assert(object is PublishSubject<Void>, "input \(index) is not a tap")
-                unsafeDowncast(object, to: PublishSubject<Void>.self).onNext(())
+                assert(object is InlinePublishSubject<Void>, "input \(index) is not a tap")
+                unsafeDowncast(object, to: InlinePublishSubject<Void>.self).onNext(())
             }
         case .value(let value):
             assert(object is WireValueFeed, "input \(index) is not a value input")

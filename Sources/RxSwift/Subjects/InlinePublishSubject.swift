@@ -1,0 +1,176 @@
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A subject that sends each event to the observers subscribed at that moment, as a
+/// `PublishSubject` does, and keeps its first observer in itself: that observer's
+/// subscription is the subject (its `dispose()` unsubscribes that observer), so a subject with
+/// one observer, a session's input feeding its view model, is one object where a
+/// `PublishSubject` and its subscription are two: 40 bytes in a 48-byte malloc block against
+/// two 48-byte blocks (`InlinePublishSubjectTests`).
+///
+/// Later observers go to a `PublishSubject` made for them (`others`), which gets every event
+/// after the first observer and, from a terminal event on, tells late subscribers how the
+/// subject ended. The inline place is used once, so a repeated `dispose()` of the first
+/// subscription never unsubscribes a later observer. `dispose()` being that subscription's,
+/// the subject as a whole is not disposable: a type for the library's own modules
+/// (`package`), not public API.
+///
+/// The first subscription holds the subject, so a graph that is never disposed keeps its
+/// subjects (a session disposes its graph when it closes).
+@usableFromInline
+package final class InlinePublishSubject<Element>: Observable<Element>, ObserverType, Disposable {
+    /// One word for the lock, a flag and the later observers: bit 0 is the lock, bit 1 says
+    /// the inline place was given, and the rest is the address of `others` (set once,
+    /// retained by the word until `deinit`; objects are 16-byte aligned) or 0. A `Mutex`
+    /// and the flag took a word and the reference another: 48 bytes, a 64-byte block.
+    @usableFromInline
+    let word = Atomic<UInt>(0)
+    /// The first observer while it is subscribed and the subject has not ended. Guarded by
+    /// the word's lock bit.
+    @usableFromInline
+    @exclusivity(unchecked) var first: ((Event<Element>) -> Void)?
+
+    @usableFromInline
+    static var lockedBit: UInt { 1 }
+    @usableFromInline
+    static var firstTakenBit: UInt { 2 }
+    @usableFromInline
+    static var flagBits: UInt { 3 }
+
+    /// A subject with no observers.
+    @inlinable
+    package override init() {
+        super.init()
+    }
+
+    /// Takes the lock bit and returns the word's other bits. It is held for a few
+    /// instructions (no observer runs under it) and a subject's events come from one thread,
+    /// so a waiter just yields.
+    @inlinable
+    func lock() -> UInt {
+        var current = word.load(ordering: .relaxed)
+        while true {
+            if current & Self.lockedBit == 0 {
+                let (exchanged, original) = word.compareExchange(expected: current, desired: current | Self.lockedBit,
+                                                                 ordering: .acquiring)
+                if exchanged { return current }
+                current = original
+            } else {
+                sched_yield()
+                current = word.load(ordering: .relaxed)
+            }
+        }
+    }
+
+    /// Releases the lock bit, leaving the word `value` (what `lock()` returned, or changed).
+    @inlinable
+    func unlock(_ value: UInt) {
+        word.store(value, ordering: .releasing)
+    }
+
+    /// The later observers' subject that the word `value` holds, if any. Set once and kept
+    /// until `deinit`, so it may be used after the lock is released.
+    @inlinable
+    static func others(in value: UInt) -> PublishSubject<Element>? {
+        guard let address = UnsafeRawPointer(bitPattern: value & ~flagBits) else { return nil }
+        return Unmanaged<PublishSubject<Element>>.fromOpaque(address).takeUnretainedValue()
+    }
+
+    /// The later observers' subject, made and put in `value` if there is none yet (called
+    /// holding the lock). Inlined into the specialised callers: made in unspecialised code,
+    /// the subject's type would be looked up each time.
+    @inlinable
+    func makeOthers(_ value: inout UInt) -> PublishSubject<Element> {
+        if let others = Self.others(in: value) { return others }
+        let made = PublishSubject<Element>()
+        let address = UInt(bitPattern: Unmanaged.passRetained(made).toOpaque())
+        assert(address & Self.flagBits == 0, "an object's address has free low bits")
+        value = address | Self.firstTakenBit
+        return made
+    }
+
+    /// Sends `event` to the current observers.
+    @inlinable
+    package func on(_ event: Event<Element>) {
+        switch event {
+        case .next:
+            // Read under the lock, called outside it: an observer may feed the subject again.
+            let value = lock()
+            let handler = first
+            unlock(value)
+            handler?(event)
+            Self.others(in: value)?.on(event)
+        case .error, .completed:
+            // The first observer is let go; `others` keeps the ending for late subscribers.
+            var value = lock()
+            let handler = first
+            first = nil
+            let others = makeOthers(&value)
+            unlock(value)
+            if let handler {
+                Resources.add(-1)
+                handler(event)
+            }
+            others.on(event)
+        }
+    }
+
+    /// Subscribes `observer` to the events sent from now on (also what `subscribeErased`
+    /// does by default).
+    @inlinable
+    package override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+        subscribeHandler(observer.on) ?? Disposables.create()
+    }
+
+    @inlinable
+    override func subscribeErasedObject(_ observer: AnyObserver<Element>) -> (AnyObject & Disposable)? {
+        subscribeHandler(observer.observer)
+    }
+
+    /// The subscription: the subject itself for the first observer, else one to `others`
+    /// (`nil` when that subject had already ended and told the handler so).
+    @inlinable
+    func subscribeHandler(_ handler: @escaping (Event<Element>) -> Void) -> (AnyObject & Disposable)? {
+        var value = lock()
+        if value & Self.firstTakenBit == 0 {
+            first = handler
+            unlock(value | Self.firstTakenBit)
+            Resources.add(1)
+            return self
+        }
+        let others = makeOthers(&value)
+        unlock(value)
+        return others.subscribeHandler(handler)
+    }
+
+    /// Unsubscribes the first observer: the subscription it was given is the subject.
+    /// Reached through `Disposable` in unspecialised code, so it names no type that depends on
+    /// `Element` (each would be a metadata look-up per dispose).
+    @usableFromInline
+    package func dispose() {
+        let value = lock()
+        var handler = first
+        first = nil
+        unlock(value)
+        // Released after the lock: the release may free an observer whose teardown reaches
+        // this subject.
+        if case .some = handler {
+            Resources.add(-1)
+        }
+        handler = nil
+    }
+
+    deinit {
+        if case .some = first {
+            Resources.add(-1)
+        }
+        let value = word.load(ordering: .acquiring)
+        if let address = UnsafeRawPointer(bitPattern: value & ~Self.flagBits) {
+            Unmanaged<AnyObject>.fromOpaque(address).release()
+        }
+    }
+}
