@@ -55,11 +55,19 @@ enum DecimalDigits {
     static func write(_ value: Int64, before end: Int, in buffer: UnsafeMutableRawBufferPointer) -> Int {
         var magnitude = value.magnitude
         var start = end
-        repeat {
+        // Two digits a step, from a table of the hundred pairs: half the divisions.
+        let pairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+        while magnitude >= 10 {
+            let pair = Int(truncatingIfNeeded: magnitude % 100) &* 2
+            magnitude /= 100
+            start -= 2
+            buffer[start] = pairs.utf8Start[pair]
+            buffer[start + 1] = pairs.utf8Start[pair + 1]
+        }
+        if magnitude != 0 || start == end {
             start -= 1
-            buffer[start] = UInt8(truncatingIfNeeded: magnitude % 10) &+ 0x30
-            magnitude /= 10
-        } while magnitude != 0
+            buffer[start] = UInt8(truncatingIfNeeded: magnitude) &+ 0x30
+        }
         if value < 0 {
             start -= 1
             buffer[start] = 0x2D  // -
