@@ -84,23 +84,35 @@ final class PlainMessageTests: XCTestCase {
     }
 
     func testNamesAreMatchedByTheirWholeBytes() {
-        var prefix = Array("user".utf8)
-        XCTAssertNil(prefix.withUnsafeMutableBufferPointer { table.index(ofUTF8: UnsafeBufferPointer($0)) })
-        var longer = Array("usernames".utf8)
-        XCTAssertNil(longer.withUnsafeMutableBufferPointer { table.index(ofUTF8: UnsafeBufferPointer($0)) })
-        var exact = Array("loginTapped".utf8)
-        XCTAssertEqual(exact.withUnsafeMutableBufferPointer { table.index(ofUTF8: UnsafeBufferPointer($0)) }, 1)
-        var empty: [UInt8] = []
-        XCTAssertEqual(empty.withUnsafeMutableBufferPointer { table.index(ofUTF8: UnsafeBufferPointer($0)) }, 3)
+        XCTAssertNil(plain(#"{"input":"user","value":"x"}"#))
+        XCTAssertNil(plain(#"{"input":"usernames","value":"x"}"#))
+        XCTAssertNil(plain(#"{"input":"loginTappedx"}"#))
+        XCTAssertEqual(plain(#"{"input":"loginTapped"}"#), .init(index: 1, payload: .tap))
+        XCTAssertEqual(plain(#"{"input":"","value":"x"}"#), .init(index: 3, payload: .text("x")))
     }
 
-    /// The string scan reads eight bytes at a time: a quote, a backslash or a control
-    /// character at each place of a word (and in the bytes after the last whole word) ends
-    /// it where the byte-by-byte reading would, and a byte above 0x7F does not.
+    /// A name holding a character JSON escapes never appears plain: such an input has no
+    /// head, and its messages go the full way, which reads the escapes.
+    func testANameWithAQuoteOrBackslashIsLeftToTheFullReader() {
+        let table = InputTable([(name: "say \"hi\"", kind: .text), (name: "a\\b", kind: .tap)])
+        for text in [#"{"input":"say \"hi\"","value":"x"}"#, #"{"input":"a\\b"}"#] {
+            var message = text
+            XCTAssertNil(message.withUTF8 { table.plainEvent($0) }, text)
+            let full = ClientMessageReader.read(text).flatMap(table.resolve)
+            XCTAssertEqual(message.withUTF8 { table.decode(utf8: $0) }, full, text)
+            XCTAssertNotNil(try? full.get(), text)
+        }
+    }
+
+    /// The value scan reads eight bytes at a time: a quote, a backslash or a control
+    /// character at each place of a word (and in the last word, which overlaps the one
+    /// before) sends the message the full way, and a byte above 0x7F or next to those does not.
     func testEveryEndingByteAtEveryPlaceOfALongValue() {
         // Whether the shortcut answers a value holding the byte (else the full reader does).
         let bytes: [(text: String, shortcut: Bool)] = [("\"", false), ("\\\"", false), ("\\n", false), ("\t", false), ("\u{1F}", false),
-                                                       ("\u{7F}", true), ("\u{E9}", true)]
+                                                       ("\u{7F}", true), ("\u{E9}", true),
+                                                       // next to the ending bytes: no test of one byte spills into the next
+                                                       (" ", true), ("!", true), ("#", true), ("[", true), ("]", true)]
         for length in 0..<20 {
             for at in 0...length {
                 for (byte, shortcut) in bytes {
@@ -116,18 +128,21 @@ final class PlainMessageTests: XCTestCase {
         }
     }
 
-    /// Names are compared a word at a time, the last word overlapping: one differing byte at
+    /// Heads are compared a word at a time, the last word overlapping: one differing byte at
     /// any place of a name of any length is seen.
     func testNamesDifferingInAnyOneByteAreTold() {
         for length in 1..<24 {
             let name = (0..<length).map { Character(UnicodeScalar(UInt8(0x61 + $0 % 26))) }
             let table = InputTable([(name: String(name), kind: .text)])
-            var same = Array(String(name).utf8)
-            XCTAssertEqual(same.withUnsafeMutableBufferPointer { table.index(ofUTF8: UnsafeBufferPointer($0)) }, 0)
+            func event(_ name: [UInt8]) -> InputTable.Event? {
+                var message = Array(#"{"input":""#.utf8) + name + Array(#"","value":"v"}"#.utf8)
+                return message.withUnsafeMutableBufferPointer { table.plainEvent(UnsafeBufferPointer($0)) }
+            }
+            XCTAssertEqual(event(Array(String(name).utf8)), .init(index: 0, payload: .text("v")))
             for at in 0..<length {
                 var other = Array(String(name).utf8)
                 other[at] = 0x5F  // _
-                XCTAssertNil(other.withUnsafeMutableBufferPointer { table.index(ofUTF8: UnsafeBufferPointer($0)) }, "\(length) \(at)")
+                XCTAssertNil(event(other), "\(length) \(at)")
             }
         }
     }

@@ -25,10 +25,9 @@
     public let inputs: [(name: String, kind: InputKind)]
     private let indexByName: [String: Int]
     private let namesForPeople: String
-    /// Every name's UTF-8, one after the other, and where each ends: the plain-message
-    /// path compares a name's bytes here without making a `String`.
-    private let packedNames: [UInt8]
-    private let packedNameEnds: [Int]
+    /// What a plain message of each input starts with: the plain-message path compares a
+    /// message's bytes with these without making a `String` (`InputTable+PlainMessage.swift`).
+    let plainHeads: PlainHeads
 
     /// A table of `inputs`; names must be unique.
     public init(_ inputs: [(name: String, kind: InputKind)]) {
@@ -40,9 +39,7 @@
         }
         self.indexByName = indexByName
         namesForPeople = inputs.map(\.name).joined(separator: ", ")
-        packedNames = inputs.flatMap { Array($0.name.utf8) }
-        var end = 0
-        packedNameEnds = inputs.map { end += $0.name.utf8.count; return end }
+        plainHeads = PlainHeads(inputs)
     }
 
     /// The index of the input named `name`: a linear scan for the usual handful of
@@ -52,24 +49,6 @@
             return inputs.firstIndex { $0.name == name }
         }
         return indexByName[name]
-    }
-
-    /// The index of the input whose name has exactly these UTF-8 bytes. Byte equality
-    /// implies `String` equality, and names are unique as strings, so this never finds
-    /// another input than `index(of:)`; a name equal only after normalization is not
-    /// found here and is left to `index(of:)`.
-    func index(ofUTF8 name: UnsafeBufferPointer<UInt8>) -> Int? {
-        packedNames.withUnsafeBufferPointer { packed in
-            var start = 0
-            for (index, end) in packedNameEnds.enumerated() {
-                if end - start == name.count {
-                    guard let packedBase = packed.baseAddress, let nameBase = name.baseAddress else { return index }  // empty
-                    if bytesEqual(packedBase + start, nameBase, name.count) { return index }
-                }
-                start = end
-            }
-            return nil
-        }
     }
 
     /// Parses `text` and checks it against the inputs.

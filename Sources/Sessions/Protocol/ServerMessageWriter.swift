@@ -76,17 +76,9 @@ struct OutputMessageTemplate: Sendable {
 
     /// Calls `body` with the message carrying `value` as UTF-8, written into the stack
     /// (valid during the call): no `String` is made for it.
-    @inlinable
+    @inlinable @inline(__always)
     func withMessage<Result>(_ value: some JSONValueEncodable, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
-        let head = headBytes.bytes
-        return value.withJSONBytes { valueBytes in
-            withUnsafeTemporaryAllocation(byteCount: head.count + valueBytes.count + 1, alignment: 1) { buffer in
-                buffer.copyMemory(from: head)
-                UnsafeMutableRawBufferPointer(rebasing: buffer[head.count...]).copyMemory(from: valueBytes)
-                buffer[buffer.count - 1] = 0x7D  // }
-                return body(UnsafeRawBufferPointer(buffer))
-            }
-        }
+        value.withJSONMessage(head: headBytes.bytes, body)
     }
 
     /// The value's JSON in a message `withMessage` wrote: what follows the head, but the last `}`.
