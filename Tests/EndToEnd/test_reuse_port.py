@@ -33,12 +33,26 @@ def wait_for_log(server, pattern, timeout=10.0):
     raise AssertionError(f"no {pattern!r} in {server.log_path}")
 
 
+def settled_sockets(pids, timeout=10.0):
+    """Each process's sockets once the count holds for 200 ms: a start-up health check's
+    connection, closing meanwhile, would otherwise count as a session lost."""
+    deadline = time.monotonic() + timeout
+    counts = {pid: sockets_of(pid) for pid in pids}
+    while time.monotonic() < deadline:
+        time.sleep(0.2)
+        again = {pid: sockets_of(pid) for pid in pids}
+        if again == counts:
+            return counts
+        counts = again
+    raise AssertionError(f"the servers' sockets kept changing: {counts}")
+
+
 def test_two_processes_on_one_port_each_serve_a_share_of_the_sessions():
     port = free_port()
     with start_rxlive(port=port, extra_args=SHARED) as first, start_rxlive(port=port, extra_args=SHARED) as second:
         # The second's health check may have reached the first: wait for its own listener.
         wait_for_log(second, r"listening on")
-        before = {server.proc.pid: sockets_of(server.proc.pid) for server in (first, second)}
+        before = settled_sockets([first.proc.pid, second.proc.pid])
         sessions = [RawWebSocket(port, "/ws/sum") for _ in range(40)]
         for i, ws in enumerate(sessions):
             assert "ready" in ws.receive_json()
