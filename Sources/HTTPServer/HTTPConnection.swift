@@ -134,7 +134,7 @@ final class HTTPConnection: ConnectionTableEntry {
         case .upgrade(let key, let makeHandler):
             upgrade(request, key: key, handler: makeHandler())
         case .admittedUpgrade(let key, let route):
-            wait()
+            phase = .waiting
             route.admit(context(request), HTTPAnswer(loop: tcp.loop) { [self] admission in
                 guard phase == .waiting else { return }
                 switch admission {
@@ -144,19 +144,22 @@ final class HTTPConnection: ConnectionTableEntry {
                     resume(with: response, to: request)
                 }
             })
+            waitUnlessAnswered()
         case .deferred(let route):
-            wait()
+            phase = .waiting
             route.handler(context(request), HTTPAnswer(loop: tcp.loop) { [self] response in
                 guard phase == .waiting else { return }
                 resume(with: response, to: request)
             })
+            waitUnlessAnswered()
         }
     }
 
-    /// Stops reading requests until the answer comes, at most an idle timeout.
-    private func wait() {
-        phase = .waiting
-        armTimer(.answer)
+    /// After a route was asked for its answer: when it has not answered at once, stops
+    /// reading requests until it does, at most an idle timeout. An answer at once (a cached
+    /// sign-in) arms no deadline for the wait.
+    private func waitUnlessAnswered() {
+        if phase == .waiting { armTimer(.answer) }
     }
 
     /// Sends a deferred answer and goes on with the requests that waited behind it.

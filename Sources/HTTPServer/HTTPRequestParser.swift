@@ -88,8 +88,8 @@ public enum HTTPRequestParser {
             return .failure(.badRequest("bad authority in the target"))
         }
 
-        var headers: [(name: String, value: String)] = []
-        headers.reserveCapacity(lineCount - 1)
+        var fields: [HeaderField] = []
+        fields.reserveCapacity(lineCount - 1)
         var fieldIndex = HeaderFieldIndex()
         var lineStart = requestLineEnd + 2
         for lineNumber in 1..<lineCount {
@@ -110,13 +110,13 @@ public enum HTTPRequestParser {
             var valueEnd = line.endIndex
             while valueStart < valueEnd, head[valueStart] == space || head[valueStart] == tab { valueStart += 1 }
             while valueEnd > valueStart, head[valueEnd - 1] == space || head[valueEnd - 1] == tab { valueEnd -= 1 }
-            fieldIndex.note(common?.name, at: headers.count)
-            headers.append((CommonHeaderName.string(of: name, classified: common),
-                            String(decoding: UnsafeBufferPointer(rebasing: head[valueStart..<valueEnd]), as: UTF8.self)))
+            fieldIndex.note(common?.name, at: fields.count)
+            fields.append(HeaderField(name: CommonHeaderName.string(of: name, classified: common),
+                                      value: String(decoding: UnsafeBufferPointer(rebasing: head[valueStart..<valueEnd]), as: UTF8.self)))
         }
 
         let request = HTTPRequestHead(method: String(decoding: UnsafeBufferPointer(rebasing: methodBytes), as: UTF8.self),
-                                      target: target, authority: authority, version: version, headers: headers,
+                                      target: target, authority: authority, version: version, fields: fields,
                                       fieldIndex: fieldIndex)
         // RFC 9112 §3.2: more than one Host is 400 in every version, none in 1.1 too.
         let hosts = request.field(.host)

@@ -13,10 +13,10 @@ struct HeaderFieldIndex: Sendable {
     /// The index of no fields.
     init() {}
 
-    /// The index of `headers`, each name recognised once.
-    init(_ headers: [(name: String, value: String)]) {
-        for position in headers.indices {
-            note(CommonHeaderName.classify(headers[position].name), at: position)
+    /// The index of `fields`, each name recognised once.
+    init(_ fields: [HeaderField]) {
+        for position in fields.indices {
+            note(CommonHeaderName.classify(fields[position].name), at: position)
         }
     }
 

@@ -116,6 +116,9 @@ final class FixedBytes: @unchecked Sendable {  // the bytes are written in init 
 struct ReadyMessageTemplate: Sendable {
     private let head: String
     private let tail: String
+    /// `head` and `tail` as bytes, for `withMessage`.
+    private let headBytes: [UInt8]
+    private let tailBytes: [UInt8]
 
     /// A template for sessions of `viewModel` with these inputs and outputs (in order).
     init(viewModel: String, inputs: [(name: String, kind: InputKind)], outputs: [String]) {
@@ -137,6 +140,8 @@ struct ReadyMessageTemplate: Sendable {
         tail.append("]}}")
         self.head = head
         self.tail = tail
+        headBytes = Array(head.utf8)
+        tailBytes = Array(tail.utf8)
     }
 
     /// The message for the session `session`, with `"user"` after it when one is signed in.
@@ -159,39 +164,40 @@ struct ReadyMessageTemplate: Sendable {
         withExtendedLifetime(signedIn) { writeMessage(sessionBits: sessionBits, user: signedIn?.nameJSON.bytes, body) }
     }
 
-    /// `withMessage` with the user's JSON bytes, which must outlive the call.
+    /// `withMessage` with the user's JSON bytes, which must outlive the call. Written with
+    /// raw pointers from the template's bytes: copying its strings' UTF-8 through buffer
+    /// slices cost about 600 instructions a session.
     private func writeMessage<Result>(sessionBits: UInt64, user: UnsafeRawBufferPointer?,
                                       _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
-        var head = head
-        var tail = tail
         let userKey: StaticString = ",\"user\":"
         let userCount = user.map { userKey.utf8CodeUnitCount + $0.count } ?? 0
-        return head.withUTF8 { head in
-            tail.withUTF8 { tail in
+        return headBytes.withUnsafeBytes { head in
+            tailBytes.withUnsafeBytes { tail in
                 // 16 hex digits at most, between two quotes.
-                withUnsafeTemporaryAllocation(byteCount: head.count + 18 + userCount + tail.count, alignment: 1) { buffer in
-                    UnsafeMutableRawBufferPointer(rebasing: buffer[..<head.count]).copyMemory(from: UnsafeRawBufferPointer(head))
+                let capacity = head.count + 18 + userCount + tail.count
+                return withUnsafeTemporaryAllocation(byteCount: capacity, alignment: 1) { buffer in
+                    let start = buffer.baseAddress!
+                    var cursor = start
+                    func append(_ bytes: UnsafeRawBufferPointer) {
+                        if let base = bytes.baseAddress { cursor.copyMemory(from: base, byteCount: bytes.count) }
+                        cursor += bytes.count
+                    }
+                    append(head)
                     var digits = 1
                     while digits < 16 && sessionBits >> (4 * digits) != 0 { digits += 1 }
-                    var index = head.count
-                    buffer[index] = 0x22  // "
-                    for position in stride(from: digits - 1, through: 0, by: -1) {
-                        index += 1
-                        let nibble = UInt8(truncatingIfNeeded: sessionBits >> (4 * position)) & 0x0F
-                        buffer[index] = nibble < 10 ? 0x30 + nibble : 0x57 + nibble  // 0-9, a-f
+                    cursor.storeBytes(of: 0x22, as: UInt8.self)  // "
+                    for position in 0..<digits {
+                        let nibble = UInt8(truncatingIfNeeded: sessionBits >> (4 * (digits - 1 - position))) & 0x0F
+                        cursor.storeBytes(of: nibble < 10 ? 0x30 + nibble : 0x57 + nibble, toByteOffset: 1 + position, as: UInt8.self)
                     }
-                    index += 1
-                    buffer[index] = 0x22
-                    index += 1
+                    cursor.storeBytes(of: 0x22, toByteOffset: digits + 1, as: UInt8.self)
+                    cursor += digits + 2
                     if let user {
-                        let key = UnsafeRawBufferPointer(start: userKey.utf8Start, count: userKey.utf8CodeUnitCount)
-                        UnsafeMutableRawBufferPointer(rebasing: buffer[index..<(index + key.count)]).copyMemory(from: key)
-                        index += key.count
-                        UnsafeMutableRawBufferPointer(rebasing: buffer[index..<(index + user.count)]).copyMemory(from: user)
-                        index += user.count
+                        append(UnsafeRawBufferPointer(start: userKey.utf8Start, count: userKey.utf8CodeUnitCount))
+                        append(user)
                     }
-                    UnsafeMutableRawBufferPointer(rebasing: buffer[index..<(index + tail.count)]).copyMemory(from: UnsafeRawBufferPointer(tail))
-                    return body(UnsafeRawBufferPointer(rebasing: buffer[..<(index + tail.count)]))
+                    append(tail)
+                    return body(UnsafeRawBufferPointer(start: start, count: cursor - start))
                 }
             }
         }

@@ -65,6 +65,10 @@ extension SessionEndpoint {
 }
 
 extension SessionEndpoint {
+    /// True when `admit` would admit every upgrade anonymously: no identifier to ask, and a
+    /// view model that needs no user.
+    var admitsEveryUpgrade: Bool { configuration.identify == nil && wire.access != .signedIn }
+
     /// Decides an upgrade: who it is from (the configuration's identifier, when the request
     /// carries credentials) and whether this view model takes them.
     func admit(_ request: HTTPRequestContext, answer: HTTPAnswer<UpgradeAdmission>) {

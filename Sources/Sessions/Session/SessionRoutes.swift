@@ -31,8 +31,14 @@ public enum SessionRoutes {
                 let endpoint = SessionEndpoint(wire: wire, configuration: configuration, metrics: metrics,
                                                registry: monitor.registry, logger: logger, loop: loop,
                                                eventLoop: server.loop)
-                server.addWebSocketRoute("/ws/\(wire.name)", admit: endpoint.admit) { identity in
-                    Session(endpoint: endpoint, identity: identity as? SignedInUser)
+                if endpoint.admitsEveryUpgrade {
+                    // Nothing to decide: upgraded at once, with no request context, answer or
+                    // deadline made for an admission (about 2,000 instructions a session).
+                    server.addWebSocketRoute("/ws/\(wire.name)") { Session(endpoint: endpoint, identity: nil) }
+                } else {
+                    server.addWebSocketRoute("/ws/\(wire.name)", admit: endpoint.admit) { identity in
+                        Session(endpoint: endpoint, identity: identity as? SignedInUser)
+                    }
                 }
             }
         }
