@@ -93,10 +93,29 @@ public struct HTTPRequestDecoder {
             buffer.removeFirst(leading)
             scanned = 0
         }
-        guard let end = scanForEndOfHead() else { return nil }
-        if case .failure(let error) = end { return fail(error) }
-        guard case .success(let headEnd) = end else { return nil }
-        let result = HTTPRequestParser.parse(buffer[0..<(headEnd - 4)], maxHeaderCount: limits.maxHeaderCount)
+        // A head scanned from its first byte in one go (the usual: it came in one read) has its
+        // line ends noted by the scan, and the parser does not check its bytes again.
+        let fromStart = scanned == 0
+        let parsed = withUnsafeTemporaryAllocation(of: Int.self, capacity: max(0, limits.maxHeaderCount) + 2) { lineEnds in
+            var crCount = 0
+            let end = scanForEndOfHead(noting: fromStart ? lineEnds : nil, count: &crCount)
+            return end.map { end in
+                end.map { headEnd in
+                    // The last CR noted is the empty line's: the head's lines are the others.
+                    let head = buffer[0..<(headEnd - 4)]
+                    let result = fromStart
+                        ? HTTPRequestParser.parse(head, maxHeaderCount: limits.maxHeaderCount, checkedLineEnds: lineEnds,
+                                                  lineCount: crCount - 1)
+                        : HTTPRequestParser.parse(head, maxHeaderCount: limits.maxHeaderCount)
+                    return (headEnd, result)
+                }
+            }
+        }
+        guard let parsed else { return nil }
+        guard case .success(let (headEnd, result)) = parsed else {
+            if case .failure(let error) = parsed { return fail(error) }
+            return nil
+        }
         buffer.removeFirst(headEnd)
         scanned = 0
         switch result {
@@ -137,7 +156,10 @@ public struct HTTPRequestDecoder {
     /// Index just past CRLFCRLF, a failure for malformed bytes or an oversized head, or nil.
     /// One pass over the buffer's storage; ordinary bytes (not a control, not after a CR)
     /// are skipped eight at a time, or take one comparison each near the end.
-    private mutating func scanForEndOfHead() -> Result<Int, HTTPParseError>? {
+    /// With `lineEnds`, the offset of each CR of a CRLF is noted there in order (as many as it
+    /// holds) and `count` counts them all.
+    private mutating func scanForEndOfHead(noting lineEnds: UnsafeMutableBufferPointer<Int>?,
+                                           count: inout Int) -> Result<Int, HTTPParseError>? {
         let maxHeadSize = limits.maxHeadSize
         let (result, stop) = buffer.withUnsafeBufferPointer { bytes -> (Result<Int, HTTPParseError>?, Int) in
             var index = scanned
@@ -163,6 +185,10 @@ public struct HTTPRequestDecoder {
                     }
                     if byte == HTTPRequestParser.lf {
                         if previous != HTTPRequestParser.cr { return (.failure(.badRequest("bare LF")), index) }
+                        if let lineEnds {
+                            if count < lineEnds.count { lineEnds[count] = index - 1 }
+                            count += 1
+                        }
                         if index >= 3 && bytes[index - 2] == HTTPRequestParser.lf { return (.success(index + 1), index + 1) }
                     }
                 }

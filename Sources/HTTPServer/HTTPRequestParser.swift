@@ -21,6 +21,18 @@ public enum HTTPRequestParser {
         }
     }
 
+    /// Parses `head`, whose line ends the decoder already found as it checked the same bytes
+    /// (no control character, each CR followed by LF, no bare LF): the offset of each CR, the
+    /// request line's first, `lineCount` of them noted up to `lineEnds`' capacity (which must
+    /// be at least `maxHeaderCount` + 1). Spares the second check of every byte.
+    static func parse(_ head: ArraySlice<UInt8>, maxHeaderCount: Int, checkedLineEnds lineEnds: UnsafeMutableBufferPointer<Int>,
+                      lineCount: Int) -> Result<HTTPRequestHead, HTTPParseError> {
+        head.withUnsafeBufferPointer { head in
+            if lineCount <= lineEnds.count { lineEnds[lineCount - 1] = head.count }
+            return parseLines(bytes: head, maxHeaderCount: maxHeaderCount, lineEnds: lineEnds, lineCount: lineCount)
+        }
+    }
+
     private static func parse(bytes head: UnsafeBufferPointer<UInt8>, maxHeaderCount: Int,
                               lineEnds: UnsafeMutableBufferPointer<Int>) -> Result<HTTPRequestHead, HTTPParseError> {
         var lineCount = 1
@@ -48,6 +60,13 @@ public enum HTTPRequestParser {
             index += 1
         }
         if lineCount <= lineEnds.count { lineEnds[lineCount - 1] = head.count }
+        return parseLines(bytes: head, maxHeaderCount: maxHeaderCount, lineEnds: lineEnds, lineCount: lineCount)
+    }
+
+    /// The request line and header lines of a checked `head`, whose `lineCount` lines end at
+    /// `lineEnds` (as far as it holds them).
+    private static func parseLines(bytes head: UnsafeBufferPointer<UInt8>, maxHeaderCount: Int,
+                                   lineEnds: UnsafeMutableBufferPointer<Int>, lineCount: Int) -> Result<HTTPRequestHead, HTTPParseError> {
         let requestLineEnd = lineEnds[0]
         guard requestLineEnd > 0 else { return .failure(.badRequest("empty request line")) }
         if lineCount - 1 > maxHeaderCount { return .failure(.tooManyHeaders) }

@@ -5,6 +5,9 @@ package enum ASCIITokenList {
     /// Whether `value` lists `token`; nil when either holds a non-ASCII byte (the caller
     /// then compares with Unicode's rules).
     package static func contains(_ value: UnsafeBufferPointer<UInt8>, token: UnsafeBufferPointer<UInt8>) -> Bool? {
+        // The usual value is the token alone (`Upgrade: websocket`): one comparison. Folding
+        // changes only A-Z, so a value equal to an ASCII token is ASCII too.
+        if value.count == token.count && !token.isEmpty && equalIgnoringCase(value, token) && isASCII(token) { return true }
         for byte in value where byte >= 0x80 { return nil }
         for byte in token where byte >= 0x80 { return nil }
         guard !token.isEmpty else { return false }
@@ -31,6 +34,11 @@ package enum ASCIITokenList {
         while start < end && isSpace(bytes[start]) { start += 1 }
         while end > start && isSpace(bytes[end - 1]) { end -= 1 }
         return UnsafeBufferPointer(rebasing: bytes[start..<end])
+    }
+
+    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in bytes where byte >= 0x80 { return false }
+        return true
     }
 
     @inline(__always)

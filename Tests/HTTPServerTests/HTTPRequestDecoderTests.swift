@@ -302,6 +302,34 @@ final class HTTPRequestDecoderTests: XCTestCase {
         XCTAssertGreaterThan(heads, 100, "mutations keep some requests valid")
         XCTAssertGreaterThan(failures, 1000)
     }
+
+    /// A head that arrives whole has its line ends noted by the decoder's scan and parsed
+    /// without the parser's own check of its bytes; byte by byte, the parser checks them
+    /// itself. Mutated pipelined heads give the same outputs both ways.
+    func testLineEndsFromTheScanParseAsTheParserReadsThem() {
+        var generator = SplitMix64(seed: 0x11AE)
+        let valid = Array(("GET /ws/sum?x=1 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            + "HEAD /x HTTP/1.0\r\nA: b\r\n\r\n").utf8)
+        let alphabet = Array(" \r\n:/\t\0GHTP1.aZ\u{7f}".utf8) + [0x80]
+        let limits = HTTPRequestDecoder.Limits(maxHeadSize: 4096, maxHeaderCount: 5, maxBodySize: 64)
+        var heads = 0
+        for _ in 0..<3000 {
+            var input = valid
+            for _ in 0..<Int(generator.next() % 4) {
+                let index = Int(generator.next() % UInt64(input.count))
+                switch generator.next() % 3 {
+                case 0: input[index] = alphabet[Int(generator.next() % UInt64(alphabet.count))]
+                case 1: input.insert(alphabet[Int(generator.next() % UInt64(alphabet.count))], at: index)
+                default: input.remove(at: index)
+                }
+            }
+            let whole = decode(input, limits: limits)
+            XCTAssertEqual(whole, decode(input, limits: limits, byteByByte: true), String(decoding: input, as: UTF8.self))
+            heads += whole.filter { if case .head = $0 { true } else { false } }.count
+        }
+        XCTAssertGreaterThan(heads, 500, "mutations keep some requests valid")
+    }
 }
 
 /// A small deterministic PRNG so fuzz failures reproduce.
