@@ -309,6 +309,10 @@ def main():
         deadline = time.monotonic() + 300
         while any(client.proc.poll() is None for client in clients) and time.monotonic() < deadline:
             pause(0.2)
+        # A busy machine may still be closing a server's sessions when its client has ended;
+        # each server gives its heap back a second after its last close.
+        while time.monotonic() < deadline and any(metric(server.port, "rxlive_sessions_open") for server in servers):
+            pause(0.5)
         pause(3)
         resources_after = sum((metric(server.port, "rxlive_rx_resources") or 0) - (resources_start[server.port] or 0)
                               for server in servers)

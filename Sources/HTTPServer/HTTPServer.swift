@@ -49,6 +49,8 @@ public final class HTTPServer {
     /// about 26 bytes and 1,200 instructions, and an index would grow the session's
     /// `WebSocketConnection` past its malloc block, HTTPServerLayoutTests).
     @exclusivity(unchecked) private var webSocketCount = 0
+    /// Spreads the new WebSockets' heartbeats over the ping interval.
+    @exclusivity(unchecked) var pingPhases = PingPhases()
     @exclusivity(unchecked) private var shutdownCompletions: [() -> Void] = []
     @exclusivity(unchecked) private var shutdownTimer: TimerHandle?
     @exclusivity(unchecked) private var started = false

@@ -74,8 +74,13 @@ public final class WebSocketConnection {
         tcp.delegate = self
         let timeouts = server.timeouts
         tcp.lingerTimeoutMilliseconds = timeouts.closeLinger
-        // Replaces the HTTP connection's deadline, which the upgrade left armed.
-        if let interval = timeouts.ping { tcp.setDeadline(afterMilliseconds: interval) } else { tcp.clearDeadline() }
+        // Replaces the HTTP connection's deadline, which the upgrade left armed. The first ping
+        // comes within one interval, at a point that spreads connections opened together.
+        if let interval = timeouts.ping {
+            tcp.setDeadline(afterMilliseconds: server.pingPhases.firstPingDelay(interval: interval))
+        } else {
+            tcp.clearDeadline()
+        }
         didNotifyOpen = true
         handler?.webSocketDidOpen(self, request: request)
         if !leftover.isEmpty {
