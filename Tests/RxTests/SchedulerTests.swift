@@ -26,6 +26,31 @@ final class SchedulerTests: RxTestCase {
         XCTAssertTrue(CurrentThreadScheduler.isScheduleRequired)
     }
 
+    /// A source subscribed with no trampoline running (a session binding its outputs, an
+    /// inner made in an event from the event loop) runs as the trampoline: the work its
+    /// subscription queues runs before the call returns, in order, and the trampoline ends.
+    func testASubscriptionOutsideATrampolineRunsTheWorkItQueuedAndEndsIt() {
+        XCTAssertTrue(CurrentThreadScheduler.isScheduleRequired)
+        var received: [Int] = []
+        let subscription = Observable.from([1, 2, 3]).concat(Observable.from([4, 5])).map { $0 }
+            .subscribeObject(anyObserver: AnyObserver { event in
+                if case .next(let value) = event { received.append(value) }
+            })
+        XCTAssertEqual(received, [1, 2, 3, 4, 5])
+        XCTAssertTrue(CurrentThreadScheduler.isScheduleRequired, "the trampoline ended")
+        subscription?.dispose()
+
+        let taps = PublishSubject<Int>()
+        var inners: [Int] = []
+        let chain = taps.flatMapLatest { tap in Observable.combineLatest(Observable.from([tap, tap + 1]), Observable.just(100), resultSelector: +) }
+            .subscribe(onNext: { inners.append($0) })
+        taps.onNext(10)
+        XCTAssertTrue(CurrentThreadScheduler.isScheduleRequired)
+        taps.onNext(20)
+        XCTAssertEqual(inners, [110, 111, 120, 121])
+        chain.dispose()
+    }
+
     func testCurrentThreadSchedulerDisposedQueuedWorkDoesNotRun() {
         var ran = false
         _ = CurrentThreadScheduler.instance.schedule(()) { _ in

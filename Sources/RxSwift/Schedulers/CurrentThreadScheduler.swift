@@ -28,6 +28,18 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType, Sendable {
         return trampoline
     }
 
+    /// Runs `body` as this thread's trampoline, then the work it queued: `schedule` when
+    /// `isScheduleRequired`, for a caller that keeps the type of what `body` returns.
+    @usableFromInline
+    static func runAsTrampoline<Result>(_ body: () -> Result) -> Result {
+        let trampoline = currentTrampoline()
+        rx_trampoline_set_running(1)
+        defer { rx_trampoline_set_running(0) }
+        let result = body()
+        trampoline.drain()
+        return result
+    }
+
     /// Runs `action` now if no trampoline runs on this thread (then drains the work it
     /// queued); queues it otherwise.
     ///
