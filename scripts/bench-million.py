@@ -324,7 +324,8 @@ def main():
         print(f"million: {counts['sent']} changes sent over {args.seconds:.0f} s "
               f"({counts['sent'] / args.seconds:.0f}/s), {counts['replies']} right sums; "
               f"servers' RSS after the close: {sum(rss_after.values()) / 1024:.0f} MB against "
-              f"{sum(rss_start.values()) / 1024:.0f} MB at start, {len(grown)} of {processes} above start + 10 %")
+              f"{sum(rss_start.values()) / 1024:.0f} MB at start, {len(grown)} of {processes} above start + 10 %"
+              + "".join(f"; :{port} {rss_start[port] / 1024:.1f} -> {rss_after[port] / 1024:.1f} MB" for port in grown))
         print(f"million: sessions={opened} processes={processes} open_s={open_s:.1f} "
               f"bytes_per_session={bytes_per_session:.0f} total_rss_mb={total_rss_mb:.0f} p99_ms={p99_ms:.1f} "
               f"wrong={counts['wrong']} errors={counts['errors'] + failed} ping_cpu_pct={ping_cpu_pct:.1f} "

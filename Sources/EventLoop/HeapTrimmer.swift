@@ -6,29 +6,49 @@ import CLibUV
 /// stays as large as at its peak. Once `closesBeforeTrim` connections of a loop have closed,
 /// the loop asks glibc to return its free pages (`malloc_trim`) when the closing has settled,
 /// `settleMilliseconds` after the last close; a steady stream of connections never waits for it.
+///
+/// A loop kept off the CPU for longer than the settle delay runs its timers before the closes
+/// that waited, so a burst's trim can come before its last closes: for `burstMilliseconds`
+/// after a burst's trim, any close trims again once the closing settles.
 final class HeapTrimmer {
     static let closesBeforeTrim = 256
     static let settleMilliseconds: UInt64 = 1000
+    static let burstMilliseconds: UInt64 = 10_000
 
     private var closedSinceTrim = 0
+    /// The loop time of the last trim that a burst (`closesBeforeTrim` closes) set off.
+    private var burstTrimmedAt: UInt64?
+    private let loop: UnsafeMutablePointer<uv_loop_t>
     /// Made with the loop, closed by `stop()`; unreferenced, so it never keeps the loop alive.
     private let timer: LoopOwnTimer
     private var isClosed = false
 
     init(loop: UnsafeMutablePointer<uv_loop_t>) {
+        self.loop = loop
         timer = LoopOwnTimer(loop: loop)
         timer.setOwner(self)
         timer.unref()
     }
 
-    /// A connection of the loop closed: (re)starts the settle delay once enough have.
+    /// Whether a close (re)starts the settle delay: once enough have closed since the last
+    /// trim, or while a burst that was trimmed may still be closing.
+    static func closeArmsTrim(closedSinceTrim: Int, millisecondsSinceBurstTrim: UInt64?) -> Bool {
+        closedSinceTrim >= closesBeforeTrim || millisecondsSinceBurstTrim.map { $0 < burstMilliseconds } ?? false
+    }
+
+    /// A connection of the loop closed: (re)starts the settle delay when `closeArmsTrim`.
     func connectionClosed() {
         closedSinceTrim += 1
-        guard closedSinceTrim >= Self.closesBeforeTrim, !isClosed else { return }
+        guard !isClosed else { return }
+        let sinceBurstTrim = burstTrimmedAt.map { uv_now(loop) &- $0 }
+        guard Self.closeArmsTrim(closedSinceTrim: closedSinceTrim, millisecondsSinceBurstTrim: sinceBurstTrim) else { return }
         timer.start(after: Self.settleMilliseconds, heapTrimDidFire)
     }
 
     fileprivate func trim() {
+        if closedSinceTrim >= Self.closesBeforeTrim {
+            burstTrimmedAt = uv_now(loop)
+        }
         closedSinceTrim = 0
         malloc_trim(0)
     }
