@@ -113,6 +113,7 @@ public struct HTTPRequestHead: Sendable, Equatable {
 
     /// How many headers have the common name `name` (an indexed one): 0, 1, or 2 for two or
     /// more; and the first one's value. A look-up in the index, no scan.
+    @inline(__always)
     func field(_ name: CommonHeaderName) -> (count: Int, first: String?) {
         guard fieldIndex.isComplete else {
             let (count, first) = headerCount(named: name.lowercasedString)
