@@ -119,6 +119,8 @@ enum CommonHeaderName: UInt8, CaseIterable {
         let lower = lowercased
         let count = lower.utf8CodeUnitCount
         guard bytes.count == count, let sent = bytes.baseAddress else { return .none }
+        // The browser's spelling, the usual, compared alone first: a third of the work below.
+        if Self.differingBits(UnsafeRawPointer(sent), UnsafeRawPointer(canonical.utf8Start), count: count) == 0 { return .canonical }
         let words = (sent: UnsafeRawPointer(sent), lower: UnsafeRawPointer(lower.utf8Start),
                      canonical: UnsafeRawPointer(canonical.utf8Start))
         var differences = (folded: UInt64(0), lower: UInt64(0), canonical: UInt64(0))
@@ -143,6 +145,23 @@ enum CommonHeaderName: UInt8, CaseIterable {
         }
         if differences.folded != 0 { return .none }
         return differences.canonical == 0 ? .canonical : differences.lower == 0 ? .lowercase : .folded
+    }
+
+    /// The bits in which the `count` bytes (at least four) at `lhs` and `rhs` differ, a word at
+    /// a time as `compare` reads them.
+    private static func differingBits(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, count: Int) -> UInt64 {
+        if count < 8 {
+            let first = lhs.loadUnaligned(as: UInt32.self) ^ rhs.loadUnaligned(as: UInt32.self)
+            let last = lhs.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self) ^ rhs.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+            return UInt64(first | last)
+        }
+        var bits: UInt64 = 0
+        var offset = 0
+        while offset + 8 < count {
+            bits |= lhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self) ^ rhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            offset += 8
+        }
+        return bits | (lhs.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) ^ rhs.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
     }
 
     /// The common name a field's name spells in any case, if any.
