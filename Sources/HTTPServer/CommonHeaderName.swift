@@ -85,7 +85,7 @@ enum CommonHeaderName: UInt8, CaseIterable {
         case 4: return only(.host)
         case 6:
             // By first letter, so that a name is compared once.
-            switch bytes.first.map(ASCIITokenList.lowercase) {
+            switch bytes.isEmpty ? 0 : ASCIITokenList.lowercase(bytes[0]) {
             case UInt8(ascii: "o"): return only(.origin)
             case UInt8(ascii: "a"): return only(.accept)
             case UInt8(ascii: "p"): return only(.pragma)
@@ -95,7 +95,7 @@ enum CommonHeaderName: UInt8, CaseIterable {
         case 7: return only(.upgrade)
         case 10: return only(.connection) ?? only(.userAgent)
         case 13:
-            switch bytes.first.map(ASCIITokenList.lowercase) {
+            switch bytes.isEmpty ? 0 : ASCIITokenList.lowercase(bytes[0]) {
             case UInt8(ascii: "i"): return only(.ifNoneMatch)
             case UInt8(ascii: "c"): return only(.cacheControl)
             case UInt8(ascii: "a"): return only(.authorization)
@@ -119,6 +119,8 @@ enum CommonHeaderName: UInt8, CaseIterable {
         let lower = lowercased
         let count = lower.utf8CodeUnitCount
         guard bytes.count == count, let sent = bytes.baseAddress else { return .none }
+        // The browser's spelling, the usual, compared alone first: a third of the work below.
+        if Self.differingBits(UnsafeRawPointer(sent), UnsafeRawPointer(canonical.utf8Start), count: count) == 0 { return .canonical }
         let words = (sent: UnsafeRawPointer(sent), lower: UnsafeRawPointer(lower.utf8Start),
                      canonical: UnsafeRawPointer(canonical.utf8Start))
         var differences = (folded: UInt64(0), lower: UInt64(0), canonical: UInt64(0))
@@ -145,11 +147,54 @@ enum CommonHeaderName: UInt8, CaseIterable {
         return differences.canonical == 0 ? .canonical : differences.lower == 0 ? .lowercase : .folded
     }
 
+    /// The bits in which the `count` bytes (at least four) at `lhs` and `rhs` differ, a word at
+    /// a time as `compare` reads them.
+    private static func differingBits(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, count: Int) -> UInt64 {
+        if count < 8 {
+            let first = lhs.loadUnaligned(as: UInt32.self) ^ rhs.loadUnaligned(as: UInt32.self)
+            let last = lhs.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self) ^ rhs.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+            return UInt64(first | last)
+        }
+        var bits: UInt64 = 0
+        var offset = 0
+        while offset + 8 < count {
+            bits |= lhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self) ^ rhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            offset += 8
+        }
+        return bits | (lhs.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) ^ rhs.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
+    }
+
     /// The common name a field's name spells in any case, if any.
     static func classify(_ name: String) -> CommonHeaderName? {
         if let found = name.utf8.withContiguousStorageIfAvailable({ classify($0) }) { return found?.name }
         // A bridged string without contiguous UTF-8 (not one this server makes).
         return Array(name.utf8).withUnsafeBufferPointer { classify($0) }?.name
+    }
+
+    /// A field's value bytes as a `String`: the literal of the value every upgrade sends for
+    /// `name` (`Upgrade: websocket`, `Connection: Upgrade`, `Sec-WebSocket-Version: 13`)
+    /// when they are exactly its bytes, else decoded.
+    static func string(ofValue bytes: UnsafeBufferPointer<UInt8>, classified name: CommonHeaderName?) -> String {
+        switch name {
+        case .upgrade?: string(of: bytes, usually: "websocket", "websocket")
+        case .connection?: string(of: bytes, usually: "Upgrade", "Upgrade")
+        case .secWebSocketVersion?: string(of: bytes, usually: "13", "13")
+        default: String(decoding: bytes, as: UTF8.self)
+        }
+    }
+
+    /// `bytes` as a `String`: `literal` (the same text as `usual`) when they are exactly its
+    /// bytes. A literal is never validated, allocated or counted, where decoding the bytes
+    /// cost about 200 instructions.
+    @inline(__always)
+    static func string(of bytes: UnsafeBufferPointer<UInt8>, usually usual: StaticString, _ literal: String) -> String {
+        let count = usual.utf8CodeUnitCount
+        if bytes.count == count, let sent = bytes.baseAddress {
+            var index = 0
+            while index < count && sent[index] == usual.utf8Start[index] { index += 1 }
+            if index == count { return literal }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// `bytes` as a `String`, given what `classify` made of them: the common name's literal

@@ -178,6 +178,19 @@ public struct HTTPRequestDecoder {
                 }
                 if index >= maxHeadSize { return (.failure(.headTooLarge), index) }
                 let byte = bytes[index]
+                if byte == HTTPRequestParser.cr, previous != HTTPRequestParser.cr, index + 1 < bytes.count, index + 1 < maxHeadSize,
+                   bytes[index + 1] == HTTPRequestParser.lf {
+                    // A CRLF in one step (every line's end), taken as the two steps below would;
+                    // any other byte after a CR goes through them (its own error comes first).
+                    if let lineEnds {
+                        if count < lineEnds.count { lineEnds[count] = index }
+                        count += 1
+                    }
+                    if index >= 2 && previous == HTTPRequestParser.lf { return (.success(index + 2), index + 2) }
+                    previous = HTTPRequestParser.lf
+                    index += 2
+                    continue
+                }
                 if byte < 0x20 || byte == 0x7F || previous == HTTPRequestParser.cr {
                     if HTTPRequestParser.isForbiddenControl(byte) { return (.failure(.badRequest("control character")), index) }
                     if previous == HTTPRequestParser.cr && byte != HTTPRequestParser.lf {

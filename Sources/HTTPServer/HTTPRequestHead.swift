@@ -43,16 +43,25 @@ public struct HTTPRequestHead: Sendable, Equatable {
     public init(method: String, target: String, authority: String? = nil, version: (major: Int, minor: Int) = (1, 1),
                 headers: [(name: String, value: String)] = [], body: Body = .none) {
         let fields = headers.map { HeaderField(name: $0.name, value: $0.value) }
-        self.init(method: method, target: target, authority: authority, version: version, fields: fields,
+        self.init(method: method, target: target, pathAndQuery: nil, authority: authority, version: version, fields: fields,
                   fieldIndex: HeaderFieldIndex(fields), body: body)
     }
 
-    /// A head whose fields' `fieldIndex` is already known (the parser's).
-    init(method: String, target: String, authority: String?, version: (major: Int, minor: Int),
-         fields: [HeaderField], fieldIndex: HeaderFieldIndex, body: Body = .none) {
+    /// A head whose fields' `fieldIndex` is already known (the parser's), and its target's
+    /// path and query when the parser split them from the bytes.
+    init(method: String, target: String, pathAndQuery: (path: String, query: String?)?, authority: String?,
+         version: (major: Int, minor: Int), fields: [HeaderField], fieldIndex: HeaderFieldIndex, body: Body = .none) {
         self.method = method
         self.target = target
         self.authority = authority
+        self.version = version
+        self.fields = fields
+        self.fieldIndex = fieldIndex
+        self.body = body
+        if let pathAndQuery {
+            (path, query) = pathAndQuery
+            return
+        }
         // Split at the first "?" (ASCII, so its UTF-8 index is a character boundary), found
         // in the string's bytes in place: through `utf8.firstIndex` it cost about 250
         // instructions a request.
@@ -66,10 +75,6 @@ public struct HTTPRequestHead: Sendable, Equatable {
             path = target
             query = nil
         }
-        self.version = version
-        self.fields = fields
-        self.fieldIndex = fieldIndex
-        self.body = body
     }
 
     /// The first value of the header `name` (case-insensitive), if present.
@@ -108,6 +113,7 @@ public struct HTTPRequestHead: Sendable, Equatable {
 
     /// How many headers have the common name `name` (an indexed one): 0, 1, or 2 for two or
     /// more; and the first one's value. A look-up in the index, no scan.
+    @inline(__always)
     func field(_ name: CommonHeaderName) -> (count: Int, first: String?) {
         guard fieldIndex.isComplete else {
             let (count, first) = headerCount(named: name.lowercasedString)

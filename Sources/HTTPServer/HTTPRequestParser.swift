@@ -91,10 +91,19 @@ public enum HTTPRequestParser {
         let rawTarget = String(decoding: targetBytes, as: UTF8.self)
         let target: String
         let authority: String?
+        // The path and query of an origin-form target, split at its first "?" in the bytes.
+        var pathAndQuery: (path: String, query: String?)?
         if targetBytes.first == UInt8(ascii: "/") {
             // origin-form, the usual: the target as sent (what `originTarget` makes of it, with
             // no work on strings).
             (target, authority) = (rawTarget, nil)
+            if let mark = targetBytes.firstIndex(of: UInt8(ascii: "?")) {
+                pathAndQuery = (String(decoding: UnsafeBufferPointer(rebasing: requestLine[targetBytes.startIndex..<mark]), as: UTF8.self),
+                                String(decoding: UnsafeBufferPointer(rebasing: requestLine[(mark + 1)..<targetBytes.endIndex]),
+                                       as: UTF8.self))
+            } else {
+                pathAndQuery = (rawTarget, nil)
+            }
         } else {
             // asterisk-form (RFC 9112 §3.2.4) exists only for OPTIONS.
             let isAsterisk = rawTarget == "*" && methodBytes.elementsEqual("OPTIONS".utf8)
@@ -111,6 +120,8 @@ public enum HTTPRequestParser {
         fields.reserveCapacity(lineCount - 1)
         var fieldIndex = HeaderFieldIndex()
         var lineStart = requestLineEnd + 2
+        // The first Host's value, checked in place below.
+        var hostValue: UnsafeBufferPointer<UInt8>?
         for lineNumber in 1..<lineCount {
             let lineEnd = lineEnds[lineNumber]
             let line = head[lineStart..<lineEnd]
@@ -130,19 +141,22 @@ public enum HTTPRequestParser {
             while valueStart < valueEnd, head[valueStart] == space || head[valueStart] == tab { valueStart += 1 }
             while valueEnd > valueStart, head[valueEnd - 1] == space || head[valueEnd - 1] == tab { valueEnd -= 1 }
             fieldIndex.note(common?.name, at: fields.count)
+            let value = UnsafeBufferPointer(rebasing: head[valueStart..<valueEnd])
+            if common?.name == .host && hostValue == nil { hostValue = value }
             fields.append(HeaderField(name: CommonHeaderName.string(of: name, classified: common),
-                                      value: String(decoding: UnsafeBufferPointer(rebasing: head[valueStart..<valueEnd]), as: UTF8.self)))
+                                      value: CommonHeaderName.string(ofValue: value, classified: common?.name)))
         }
 
-        let request = HTTPRequestHead(method: String(decoding: UnsafeBufferPointer(rebasing: methodBytes), as: UTF8.self),
-                                      target: target, authority: authority, version: version, fields: fields,
-                                      fieldIndex: fieldIndex)
+        let method = UnsafeBufferPointer(rebasing: methodBytes)
+        let request = HTTPRequestHead(method: CommonHeaderName.string(of: method, usually: "GET", "GET"),
+                                      target: target, pathAndQuery: pathAndQuery, authority: authority, version: version,
+                                      fields: fields, fieldIndex: fieldIndex)
         // RFC 9112 §3.2: more than one Host is 400 in every version, none in 1.1 too.
         let hosts = request.field(.host)
         if hosts.count > 1 { return .failure(.badRequest("more than one Host")) }
         if version.minor >= 1 && hosts.count == 0 { return .failure(.badRequest("HTTP/1.1 needs a Host")) }
         // An empty Host is allowed (a target without authority); any other must be host[:port].
-        if let host = hosts.first, !host.isEmpty, !HostPolicy.isWellFormed(hostHeader: host) {
+        if let hostValue, !hostValue.isEmpty, !HostPolicy.isWellFormed(hostBytes: hostValue) {
             return .failure(.badRequest("bad Host"))
         }
         // The head is handed on as made when it has no body (the usual request): setting the

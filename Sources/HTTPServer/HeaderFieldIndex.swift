@@ -22,6 +22,7 @@ struct HeaderFieldIndex: Sendable {
 
     /// Notes that the field at `position` (fields noted in order) has the common name `name`,
     /// if any.
+    @inline(__always)
     mutating func note(_ name: CommonHeaderName?, at position: Int) {
         guard let name, name.rawValue < CommonHeaderName.indexedCount else { return }
         guard position < Int(UInt16.max) else {

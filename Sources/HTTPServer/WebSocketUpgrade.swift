@@ -11,18 +11,20 @@ enum WebSocketUpgrade {
 
     static func evaluate(_ request: HTTPRequestHead, hostPolicy: HostPolicy) -> Verdict {
         guard request.method == "GET" else { return .refuse(.error(405, headers: [("Allow", "GET")])) }
-        guard request.containsField(.upgrade, where: { WebSocketHandshake.headerValue($0, containsToken: "websocket") }) else {
+        // The usual values first, compared whole: the parser hands them out as these very
+        // literals, so the comparison is of two words.
+        guard request.containsField(.upgrade, where: { $0 == "websocket" || WebSocketHandshake.headerValue($0, containsToken: "websocket") }) else {
             return .refuse(.error(426, headers: [("Upgrade", "websocket"), ("Sec-WebSocket-Version", "13")]))
         }
         guard request.version.minor >= 1, request.body == .none else { return .refuse(.error(400)) }
-        guard request.containsField(.connection, where: { WebSocketHandshake.headerValue($0, containsToken: "upgrade") }) else {
+        guard request.containsField(.connection, where: { $0 == "Upgrade" || WebSocketHandshake.headerValue($0, containsToken: "upgrade") }) else {
             return .refuse(.error(400))
         }
         let versions = request.field(.secWebSocketVersion)
         guard versions.count == 1, let version = versions.first else {
             return .refuse(.error(400, headers: [("Sec-WebSocket-Version", "13")]))
         }
-        guard WebSocketHandshake.isSupportedVersion(version) else {
+        guard version == "13" || WebSocketHandshake.isSupportedVersion(version) else {
             return .refuse(.error(426, headers: [("Sec-WebSocket-Version", "13")]))
         }
         let keys = request.field(.secWebSocketKey)

@@ -22,7 +22,7 @@ package enum ASCIITokenList {
     }
 
     /// ASCII letters folded to lower case; every other byte as it is.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func lowercase(_ byte: UInt8) -> UInt8 {
         byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
     }

@@ -21,7 +21,16 @@ public enum WebSocketHandshake {
         guard bytes.count == 24, bytes[22] == UInt8(ascii: "="), bytes[23] == UInt8(ascii: "=") else {
             return false
         }
-        for byte in bytes[0 ..< 22] where base64Value(byte) == nil { return false }
+        // By index, each byte's class by ranges: the slice's iterator and an optional per
+        // byte cost about 13 instructions a byte.
+        var index = 0
+        while index < 21 {
+            let byte = bytes[index]
+            let letter = byte | 0x20
+            guard letter &- UInt8(ascii: "a") < 26 || byte &- UInt8(ascii: "0") < 10 || byte == UInt8(ascii: "+")
+                || byte == UInt8(ascii: "/") else { return false }
+            index += 1
+        }
         // 16 bytes = 128 bits; 22 characters carry 132, so the last 4 must be zero.
         guard let last = base64Value(bytes[21]) else { return false }
         return last & 0x0F == 0
