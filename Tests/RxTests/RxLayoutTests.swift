@@ -68,6 +68,36 @@ final class RxLayoutTests: RxTestCase {
         XCTAssertEqual(MemoryLayout<InlineDisposableSlots>.size, 2, "eight slots' states in one 16-bit word")
     }
 
+    /// `SinkDisposer`: "56 bytes in a 64-byte malloc block, not 80 in a 96-byte one": its
+    /// subscription kept as a class existential.
+    func testSinkDisposerIs56BytesInA64ByteBlock() {
+        XCTAssertEqual(ObjectSize.instance(of: SinkDisposer.self), 56)
+        XCTAssertEqual(ObjectSize.mallocBlock(forAllocationOf: 56), 64)
+        XCTAssertEqual(ObjectSize.mallocBlock(forAllocationOf: 80), 96)
+    }
+
+    /// `subscriptionObject(_:)` reads the object and its witness table out of an opaque
+    /// existential at the ABI's offsets: the object it returns is the same instance and its
+    /// `dispose()` is that instance's; a `NopDisposable` gives nil, a struct a box that
+    /// disposes it once.
+    func testSubscriptionObjectKeepsTheInstanceAndItsDispose() throws {
+        XCTAssertEqual(MemoryLayout<Disposable>.size, 5 * MemoryLayout<UnsafeRawPointer>.size, "buffer, type, witness table")
+        XCTAssertEqual(MemoryLayout<AnyObject & Disposable>.size, 2 * MemoryLayout<UnsafeRawPointer>.size, "reference, witness table")
+        let object = BooleanDisposable()
+        let converted = try XCTUnwrap(subscriptionObject(object))
+        XCTAssertTrue(converted === object)
+        converted.dispose()
+        XCTAssertTrue(object.isDisposed)
+
+        XCTAssertNil(subscriptionObject(Disposables.create()))
+
+        let counter = DisposeCounter()
+        let boxed = try XCTUnwrap(subscriptionObject(CountingDisposable(counter: counter)))
+        boxed.dispose()
+        boxed.dispose()
+        XCTAssertEqual(counter.count, 1)
+    }
+
     /// `AtomicTaggedAddress` is the one word the subscription kept before it had a name.
     func testTaggedAddressIsOneWord() {
         XCTAssertEqual(MemoryLayout<AtomicTaggedAddress>.size, MemoryLayout<UInt>.size)
@@ -101,4 +131,14 @@ final class ObjectSizeTests: XCTestCase {
         XCTAssertEqual(ObjectSize.mallocBlock(forAllocationOf: 128), 144)
         #endif
     }
+}
+
+/// A struct disposable, as client code may write one, counting its disposals.
+private struct CountingDisposable: Disposable {
+    let counter: DisposeCounter
+    func dispose() { counter.count += 1 }
+}
+
+private final class DisposeCounter {
+    var count = 0
 }
