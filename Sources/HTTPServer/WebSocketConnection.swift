@@ -75,10 +75,9 @@ public final class WebSocketConnection {
         let timeouts = server.timeouts
         tcp.lingerTimeoutMilliseconds = timeouts.closeLinger
         // Replaces the HTTP connection's deadline, which the upgrade left armed. The first ping
-        // comes within one interval (and a slot), spreading connections opened together.
+        // comes within one interval, at a point that spreads connections opened together.
         if let interval = timeouts.ping {
-            let delay = server.pingPhases.firstPingDelay(interval: interval, now: tcp.loop.nowMilliseconds)
-            tcp.setDeadline(afterMilliseconds: delay)
+            tcp.setDeadline(afterMilliseconds: server.pingPhases.firstPingDelay(interval: interval))
         } else {
             tcp.clearDeadline()
         }
@@ -198,14 +197,13 @@ public final class WebSocketConnection {
     }
 
     /// After a pong: the next ping keeps the heartbeat's cadence, an interval after the last
-    /// one (a tick that passed while the pong was awaited is skipped), on a slot boundary.
+    /// one (a tick that passed while the pong was awaited is skipped).
     private func scheduleNextPing() {
-        guard let interval = server.timeouts.ping else { return tcp.clearDeadline() }
-        let step = max(1, interval)
-        let now = tcp.loop.nowMilliseconds
-        let elapsed = UInt64(UInt32(truncatingIfNeeded: now) &- pingSentAt)
+        guard let interval = configuration.pingInterval else { return tcp.clearDeadline() }
+        let step = UInt64(max(1, (interval / .milliseconds(1)).rounded(.up)))
+        let elapsed = UInt64(UInt32(truncatingIfNeeded: tcp.loop.nowMilliseconds) &- pingSentAt)
         // The first tick of the cadence after now.
-        tcp.setDeadline(afterMilliseconds: server.pingPhases.onSlot(step - elapsed % step, interval: step, now: now))
+        tcp.setDeadline(after: .milliseconds(Int64(step - elapsed % step)))
     }
 
     // MARK: receiving
