@@ -75,9 +75,10 @@ public final class WebSocketConnection {
         let timeouts = server.timeouts
         tcp.lingerTimeoutMilliseconds = timeouts.closeLinger
         // Replaces the HTTP connection's deadline, which the upgrade left armed. The first ping
-        // comes within one interval, at a point that spreads connections opened together.
+        // comes within one interval (and a slot), spreading connections opened together.
         if let interval = timeouts.ping {
-            tcp.setDeadline(afterMilliseconds: server.pingPhases.firstPingDelay(interval: interval))
+            let delay = server.pingPhases.firstPingDelay(interval: interval, now: tcp.loop.nowMilliseconds)
+            tcp.setDeadline(afterMilliseconds: delay)
         } else {
             tcp.clearDeadline()
         }
@@ -197,13 +198,14 @@ public final class WebSocketConnection {
     }
 
     /// After a pong: the next ping keeps the heartbeat's cadence, an interval after the last
-    /// one (a tick that passed while the pong was awaited is skipped).
+    /// one (a tick that passed while the pong was awaited is skipped), on a slot boundary.
     private func scheduleNextPing() {
-        guard let interval = configuration.pingInterval else { return tcp.clearDeadline() }
-        let step = UInt64(max(1, (interval / .milliseconds(1)).rounded(.up)))
-        let elapsed = UInt64(UInt32(truncatingIfNeeded: tcp.loop.nowMilliseconds) &- pingSentAt)
+        guard let interval = server.timeouts.ping else { return tcp.clearDeadline() }
+        let step = max(1, interval)
+        let now = tcp.loop.nowMilliseconds
+        let elapsed = UInt64(UInt32(truncatingIfNeeded: now) &- pingSentAt)
         // The first tick of the cadence after now.
-        tcp.setDeadline(after: .milliseconds(Int64(step - elapsed % step)))
+        tcp.setDeadline(afterMilliseconds: server.pingPhases.onSlot(step - elapsed % step, interval: step, now: now))
     }
 
     // MARK: receiving

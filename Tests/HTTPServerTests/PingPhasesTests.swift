@@ -2,32 +2,61 @@
 import XCTest
 
 final class PingPhasesTests: XCTestCase {
-    func testFirstPingsFallWithinOneInterval() {
-        var phases = PingPhases()
-        for interval: UInt64 in [1, 2, 7, 100, 30_000] {
-            for _ in 0..<1_000 {
-                let delay = phases.firstPingDelay(interval: interval)
-                XCTAssertGreaterThanOrEqual(delay, 1)
-                XCTAssertLessThanOrEqual(delay, interval)
+    /// First pings come within the interval and a slot, each on one of the loop's slot boundaries.
+    func testFirstPingsFallWithinOneIntervalOnSlotBoundaries() {
+        let offset: UInt64 = 37
+        var phases = PingPhases(offset: offset)
+        for interval: UInt64 in [1, 2, 7, 100, 1_000, 30_000, 95_001] {
+            let slot = PingPhases.slot(for: interval)
+            for now: UInt64 in [0, 12_345, 1 << 40] {
+                for _ in 0..<500 {
+                    let delay = phases.firstPingDelay(interval: interval, now: now)
+                    XCTAssertGreaterThanOrEqual(delay, 1)
+                    XCTAssertLessThanOrEqual(delay, interval + slot)
+                    XCTAssertEqual((now + delay + offset) % slot, 0, "interval \(interval): on a boundary")
+                }
             }
         }
+        XCTAssertEqual(PingPhases.slot(for: 30_000), 200)
+        XCTAssertEqual(PingPhases.slot(for: 100), 1, "a short interval is not gathered")
     }
 
     /// Connections opened one after another get first pings spread evenly over the interval:
     /// every tenth of it holds a tenth of them, so no wave of pings forms.
     func testConnectionsOpenedTogetherArePingedAcrossTheWholeInterval() {
-        var phases = PingPhases()
+        var phases = PingPhases(offset: 0)
         let interval: UInt64 = 30_000
-        for count in [10, 100, 10_000] {
+        for count in [100, 1_000, 10_000] {
             var tenths = [Int](repeating: 0, count: 10)
             for _ in 0..<count {
-                let delay = phases.firstPingDelay(interval: interval)
-                tenths[Int((delay - 1) * 10 / interval)] += 1
+                let delay = phases.firstPingDelay(interval: interval, now: 0)
+                tenths[min(9, Int((delay - 1) * 10 / interval))] += 1
             }
             let expected = count / 10
             for (tenth, held) in tenths.enumerated() {
-                XCTAssertLessThanOrEqual(abs(held - expected), max(1, expected / 20),
+                XCTAssertLessThanOrEqual(abs(held - expected), max(2, expected / 10),
                                          "\(count) connections: tenth \(tenth) holds \(held)")
+            }
+        }
+    }
+
+    /// A connection pinged late in a busy loop (up to half a slot) is due again on its own
+    /// boundary: its pings never drift off the interval's cadence.
+    func testPingsFiredLateKeepTheirBoundaries() {
+        let phases = PingPhases(offset: 11)
+        let interval: UInt64 = 30_000
+        let first: UInt64 = 1_000_000 + 189  // a boundary: (first + 11) % 200 == 0
+        XCTAssertEqual((first + 11) % 200, 0)
+        for late: UInt64 in [0, 1, 7, 99] {
+            var due = first
+            for _ in 0..<100 {
+                let sentAt = due + late
+                // What the connection computes when the pong comes 3 ms later.
+                let now = sentAt + 3
+                let step = interval - (now - sentAt) % interval
+                let next = now + phases.onSlot(step, interval: interval, now: now)
+                XCTAssertEqual(next, due + interval, "fired \(late) ms late")
+                due = next
             }
         }
     }
