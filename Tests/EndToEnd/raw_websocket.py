@@ -7,6 +7,8 @@ import socket
 
 CLOSE = 0x8
 TEXT = 0x1
+PING = 0x9
+PONG = 0xA
 
 
 def upgrade_status(port: int, path: str, headers=()):
@@ -63,13 +65,22 @@ class RawWebSocket:
                     return opcode, payload
             self._fill()
 
+    def receive_message(self):
+        """(opcode, payload) of the next frame that is not a ping, answering pings on the way
+        as every client must (the server's first ping may come within the first minute)."""
+        while True:
+            opcode, payload = self.receive()
+            if opcode != PING:
+                return opcode, payload
+            self.send_frame(PONG, payload)
+
     def receive_json(self):
-        opcode, payload = self.receive()
+        opcode, payload = self.receive_message()
         assert opcode == TEXT, (opcode, payload)
         return json.loads(payload)
 
     def receive_close_code(self) -> int:
-        opcode, payload = self.receive()
+        opcode, payload = self.receive_message()
         assert opcode == CLOSE, (opcode, payload)
         return int.from_bytes(payload[:2], "big")
 
