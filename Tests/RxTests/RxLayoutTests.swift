@@ -76,7 +76,7 @@ final class RxLayoutTests: RxTestCase {
         XCTAssertEqual(ObjectSize.mallocBlock(forAllocationOf: 80), 96)
     }
 
-    /// `subscriptionObject(_:)` reads the object and its witness table out of an opaque
+    /// `disposableObject(_:)` reads the object and its witness table out of an opaque
     /// existential at the ABI's offsets: the object it returns is the same instance and its
     /// `dispose()` is that instance's; a `NopDisposable` gives nil, a struct a box that
     /// disposes it once.
@@ -84,15 +84,15 @@ final class RxLayoutTests: RxTestCase {
         XCTAssertEqual(MemoryLayout<Disposable>.size, 5 * MemoryLayout<UnsafeRawPointer>.size, "buffer, type, witness table")
         XCTAssertEqual(MemoryLayout<AnyObject & Disposable>.size, 2 * MemoryLayout<UnsafeRawPointer>.size, "reference, witness table")
         let object = BooleanDisposable()
-        let converted = try XCTUnwrap(subscriptionObject(object))
+        let converted = try XCTUnwrap(disposableObject(object))
         XCTAssertTrue(converted === object)
         converted.dispose()
         XCTAssertTrue(object.isDisposed)
 
-        XCTAssertNil(subscriptionObject(Disposables.create()))
+        XCTAssertNil(disposableObject(Disposables.create()))
 
         let counter = DisposeCounter()
-        let boxed = try XCTUnwrap(subscriptionObject(CountingDisposable(counter: counter)))
+        let boxed = try XCTUnwrap(disposableObject(CountingDisposable(counter: counter)))
         boxed.dispose()
         boxed.dispose()
         XCTAssertEqual(counter.count, 1)

@@ -39,16 +39,27 @@ struct InlineDisposableSlots: ~Copyable, Sendable {
     }
 }
 
-/// `disposable` as a class reference: itself when it is an object, `nil` when it is
-/// `Disposables.create()`, otherwise wrapped in an `AnonymousDisposable`. (The dynamic cast
-/// costs tens of nanoseconds, so the common sources answer `subscribeErasedObject` without it.)
-@inlinable
+/// `disposable` as a class existential, without a dynamic cast (a conformance look-up per
+/// subscription): nil for a `NopDisposable`, the object for an instance of a class, else a
+/// box that disposes it. The object keeps the witness table `disposable` carries: an opaque
+/// existential holds it after its three-word buffer and its type, a class existential after
+/// its reference (the Swift ABI's existential layouts; `RxLayoutTests` checks both).
+@inlinable @inline(__always)
 func disposableObject(_ disposable: Disposable) -> (AnyObject & Disposable)? {
-    if let object = disposable as? AnyObject & Disposable {
-        return object
+    // `as Disposable`: passed bare, the existential would be opened (SE-0352) and the bytes
+    // would be the instance's reference alone. The type is read from the container, not
+    // asked of the runtime (`type(of:)` calls `swift_getDynamicType`).
+    withUnsafeBytes(of: disposable as Disposable) { container in
+        let word = MemoryLayout<UnsafeRawPointer>.size
+        let type = container.load(fromByteOffset: 3 * word, as: Any.Type.self)
+        if type == NopDisposable.self {
+            return nil
+        }
+        guard type is AnyObject.Type else {
+            return AnonymousDisposable(disposable.dispose)
+        }
+        let object = container.load(as: AnyObject.self)
+        let witnesses = container.load(fromByteOffset: 4 * word, as: UnsafeRawPointer.self)
+        return unsafeBitCast((object, witnesses), to: (AnyObject & Disposable).self)
     }
-    if disposable is NopDisposable {
-        return nil
-    }
-    return AnonymousDisposable(disposable.dispose)
 }

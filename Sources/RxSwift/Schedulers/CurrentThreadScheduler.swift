@@ -51,11 +51,7 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType, Sendable {
             trampoline.queue.append(item)
             return item
         }
-        rx_trampoline_set_running(1)
-        defer { rx_trampoline_set_running(0) }
-        let disposable = action(state)
-        trampoline.drain()
-        return disposable
+        return Self.runAsTrampoline { action(state) }
     }
 }
 
