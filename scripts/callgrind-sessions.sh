@@ -22,6 +22,8 @@
 #            anonymous-store
 #   LAYERS   1: also print, for each rxlive server and measure, where a unit's instructions go
 #            by layer (scripts/callgrind-layers.py on the two runs' callgrind outputs)
+#   RXLIVE_RECORD  DIR: the rxlive servers record every session (--record), each run into
+#            a new folder in DIR
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MEASURES="${MEASURES:-message session}"
@@ -39,6 +41,10 @@ fi
 if [ $# -eq 0 ]; then
     swift build -c release --product rxlive >/dev/null
     set -- "$(swift build -c release --show-bin-path)/rxlive"
+fi
+if [ -n "${RXLIVE_RECORD:-}" ]; then
+    mkdir -p "$RXLIVE_RECORD"
+    RXLIVE_RECORD_ROOT="$RXLIVE_RECORD"
 fi
 PUBLIC_DIR=Public
 [ -d "$PUBLIC_DIR" ] || PUBLIC_DIR="$(mktemp -d)"
@@ -98,6 +104,11 @@ PY
 instructions() {  # server, measure, count -> total instructions of the run
     local out port pid binary server="$1"
     out="$(mktemp)"
+    # RXLIVE_RECORD=DIR: each run records into a new empty folder in DIR, so that the two
+    # runs start alike (a first run that makes the folder pays for it once, skewing the unit).
+    if [ -n "${RXLIVE_RECORD_ROOT:-}" ]; then
+        export RXLIVE_RECORD="$(mktemp -d -p "$RXLIVE_RECORD_ROOT")"
+    fi
     # A copy without debug info: valgrind cannot read the DWARF 5 of a dependency's C shims
     # (swift-atomics'), and totals need no symbols.
     binary="$(mktemp)"

@@ -54,6 +54,10 @@ struct AtomicRetainedReference<Object: AnyObject>: ~Copyable {
         return Unmanaged<Object>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)._withUnsafeGuaranteedRef(body)
     }
 
+    /// Whether an object is set: one atomic load.
+    @inline(__always)
+    var isSet: Bool { word.load(ordering: .acquiring) > Self.sealedEmpty }
+
     /// Whether the reference was sealed before any object was set.
     var isSealed: Bool { word.load(ordering: .acquiring) == Self.sealedEmpty }
 

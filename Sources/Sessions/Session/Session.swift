@@ -153,21 +153,22 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
             refuse(ProtocolError(.rateLimited, "too many \"\(endpoint.wire.inputs.inputs[event.index].name)\" taps; wait a moment"))
             return
         }
-        // The marble is made only while someone watches; without a viewer the closure
-        // captures nothing (a copy of the event less per message).
+        // While the session is watched or recorded, an accepted input is recorded before it is
+        // fed. A text or a tap is accepted as it is: it is recorded before its feed is read, so
+        // no call comes between reading the feed and using it (which would cost a retain of it).
         let refusal: ProtocolError?
-        if let traced = traceTap.withObject({ trace in
-            let refusal = SessionFeeds.send(event.payload, to: feed(at: event.index), index: event.index,
-                                            input: endpoint.wire.inputs.inputs[event.index].name) {
-                recordInput(event, message: UnsafeRawBufferPointer(bytes), isPlain: isPlain, in: trace)
-            }
-            trace.recording.withObject { $0.inputHandled() }
-            return refusal
-        }) {
-            refusal = traced
+        let isTraced = traceTap.isSet
+        if isTraced, case .value = event.payload {
+            refusal = sendTracedValue(event, message: UnsafeRawBufferPointer(bytes), isPlain: isPlain)
         } else {
+            if isTraced {
+                recordInput(event, message: UnsafeRawBufferPointer(bytes), isPlain: isPlain)
+            }
             refusal = SessionFeeds.send(event.payload, to: feed(at: event.index), index: event.index,
                                         input: endpoint.wire.inputs.inputs[event.index].name) {}
+            if isTraced {
+                traceTap.withObject { $0.recording.withObject { $0.inputHandled() } }
+            }
         }
         if let refusal {
             refuse(refusal)
@@ -189,12 +190,31 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
         }
     }
 
-    /// An accepted input event, for a viewer and a recording: one call from the message's path,
-    /// the recording's line written inside it.
+    /// A value input of a watched or recorded session: recorded once its feed accepts it
+    /// (decodes it), before the view model gets it.
     @inline(never)
-    private func recordInput(_ event: InputTable.Event, message: UnsafeRawBufferPointer, isPlain: Bool, in trace: Tap<Marble>) {
+    private func sendTracedValue(_ event: InputTable.Event, message: UnsafeRawBufferPointer, isPlain: Bool) -> ProtocolError? {
+        let refusal = SessionFeeds.send(event.payload, to: feed(at: event.index), index: event.index,
+                                        input: endpoint.wire.inputs.inputs[event.index].name) {
+            recordInput(event, message: message, isPlain: isPlain)
+        }
+        traceTap.withObject { $0.recording.withObject { $0.inputHandled() } }
+        return refusal
+    }
+
+    /// An accepted input event, for a viewer and a recording: its line written here, its
+    /// marble made only while someone watches.
+    @inline(__always)
+    private func recordInput(_ event: InputTable.Event, message: UnsafeRawBufferPointer, isPlain: Bool) {
+        traceTap.withObject { trace in
+            if trace.isObserved { recordInputMarble(event, in: trace) }
+            trace.recording.withObject { $0.input(event, message: message, isPlain: isPlain) }
+        }
+    }
+
+    @inline(never)  // only while someone watches: kept out of the recorded message's path
+    private func recordInputMarble(_ event: InputTable.Event, in trace: Tap<Marble>) {
         trace.record(inputMarble(event))
-        trace.recording.withObject { $0.input(event, message: message, isPlain: isPlain) }
     }
 
     /// The marble of an accepted input event: a secret input shows its length only.
