@@ -66,6 +66,7 @@ final class RxLayoutTests: RxTestCase {
         XCTAssertEqual(MemoryLayout<Disposable>.size, 40)
         XCTAssertEqual(MemoryLayout<Mutex<Disposable?>>.size, 48)
         XCTAssertEqual(MemoryLayout<InlineDisposableSlots>.size, 2, "eight slots' states in one 16-bit word")
+        XCTAssertEqual(MemoryLayout<InlineSingleAssignmentDisposable>.size, 24, "the mutex's word, then the state in 16 bytes")
     }
 
     /// `SinkDisposer`: "56 bytes in a 64-byte malloc block, not 80 in a 96-byte one": its

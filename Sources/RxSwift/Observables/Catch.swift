@@ -29,9 +29,11 @@ final class CatchSink<Observer: ObserverType>: Sink<Observer> {
     let handler: (Swift.Error) throws -> Observable<Element>
     @usableFromInline
     let lock = RxLock(())
-    /// Guarded by `lock`: the subscription in use.
+    /// Guarded by `lock`: the subscription in use, as a class reference
+    /// (`Observable.subscribeErasedObject`): dropping it is a release, not a call through the
+    /// `Optional<Disposable>` value witnesses.
     @usableFromInline
-    @exclusivity(unchecked) var current: Disposable?
+    @exclusivity(unchecked) var current: (AnyObject & Disposable)?
     /// Guarded by `lock`: 0 while the source is in use, 1 once the replacement is.
     @usableFromInline
     @exclusivity(unchecked) var generation = 0
@@ -45,14 +47,14 @@ final class CatchSink<Observer: ObserverType>: Sink<Observer> {
     /// Subscribes to `source`; the sink's `dispose()` ends the subscription in use.
     @inlinable
     func run(_ source: Observable<Element>) -> Disposable {
-        keep(source.subscribeErased(AnyObserver(eventHandler: self.on)), generation: 0)
+        keep(source.subscribeErasedObject(AnyObserver(eventHandler: self.on)), generation: 0)
         return Disposables.create()
     }
 
     /// Keeps `subscription` as the one in use, or disposes it if the sink was disposed or
     /// has moved past `generation` meanwhile (a source that failed during its subscribe).
     @inlinable
-    func keep(_ subscription: Disposable, generation: Int) {
+    func keep(_ subscription: (AnyObject & Disposable)?, generation: Int) {
         // `dispose()` sets the flag before it takes `current` under the lock.
         let kept: Bool = lock.performLocked {
             if isDisposed || self.generation != generation { return false }
@@ -60,7 +62,7 @@ final class CatchSink<Observer: ObserverType>: Sink<Observer> {
             return true
         }
         if !kept {
-            subscription.dispose()
+            subscription?.dispose()
         }
     }
 
@@ -82,12 +84,12 @@ final class CatchSink<Observer: ObserverType>: Sink<Observer> {
                 return
             }
             // The failed source's subscription ends before the replacement's starts.
-            let failed: Disposable? = lock.performLocked {
+            let failed: (AnyObject & Disposable)? = lock.performLocked {
                 generation = 1
                 return current.take()
             }
             failed?.dispose()
-            keep(replacement.subscribeErased(AnyObserver(forwarder())), generation: 1)
+            keep(replacement.subscribeErasedObject(AnyObserver(forwarder())), generation: 1)
         }
     }
 
@@ -95,7 +97,7 @@ final class CatchSink<Observer: ObserverType>: Sink<Observer> {
     @inlinable
     override func dispose() {
         super.dispose()
-        let subscription: Disposable? = lock.performLocked { current.take() }
+        let subscription: (AnyObject & Disposable)? = lock.performLocked { current.take() }
         subscription?.dispose()
     }
 }

@@ -65,9 +65,11 @@ final class DelaySink<Observer: ObserverType>: Sink<Observer> {
     @exclusivity(unchecked) var sourceError: Swift.Error?
     @usableFromInline
     let sourceSubscription = InlineSingleAssignmentDisposable()
-    /// Guarded by `lock`: the latest drain scheduled (pending, or the one running).
+    /// Guarded by `lock`: the latest drain scheduled (pending, or the one running), as a
+    /// class reference (`disposableObject(_:)`): dropping it is a release, not a call
+    /// through the `Optional<Disposable>` value witnesses.
     @usableFromInline
-    @exclusivity(unchecked) var drainSubscription: Disposable?
+    @exclusivity(unchecked) var drainSubscription: (AnyObject & Disposable)?
 
     @inlinable
     init(observer: Observer, cancel: SinkDisposer, dueTime: RxTimeInterval, scheduler: SchedulerType) {
@@ -79,7 +81,7 @@ final class DelaySink<Observer: ObserverType>: Sink<Observer> {
     /// Subscribes to `source`; the sink's `dispose()` ends the subscription and the pending drain.
     @inlinable
     func run(source: Observable<Element>) -> Disposable {
-        sourceSubscription.setDisposable(source.subscribeErased(AnyObserver(eventHandler: self.on)))
+        sourceSubscription.setDisposable(object: source.subscribeErasedObject(AnyObserver(eventHandler: self.on)))
         return Disposables.create()
     }
 
@@ -122,13 +124,13 @@ final class DelaySink<Observer: ObserverType>: Sink<Observer> {
     /// drain is scheduled or running at a time), so it is dropped, not disposed.
     @inlinable
     func scheduleDrain(after dueTime: RxTimeInterval) {
-        let scheduled = scheduler.scheduleRelative((), dueTime: dueTime) { _ in
+        let scheduled = disposableObject(scheduler.scheduleRelative((), dueTime: dueTime) { _ in
             // A scheduler may still run work disposed while it was starting.
             if !self.isDisposed {
                 self.drain()
             }
             return Disposables.create()
-        }
+        })
         // `dispose()` sets the flag before it takes the drain under the lock: a drain
         // scheduled after that is disposed here.
         let keep: Bool = lock.performLocked {
@@ -137,7 +139,7 @@ final class DelaySink<Observer: ObserverType>: Sink<Observer> {
             return true
         }
         if !keep {
-            scheduled.dispose()
+            scheduled?.dispose()
         }
     }
 
@@ -201,7 +203,7 @@ final class DelaySink<Observer: ObserverType>: Sink<Observer> {
     override func dispose() {
         super.dispose()
         sourceSubscription.dispose()
-        let drain: Disposable? = lock.performLocked { drainSubscription.take() }
+        let drain: (AnyObject & Disposable)? = lock.performLocked { drainSubscription.take() }
         drain?.dispose()
     }
 }

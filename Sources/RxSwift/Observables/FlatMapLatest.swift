@@ -48,7 +48,7 @@ final class FlatMapLatestSink<SourceElement, SourceSequence: ObservableConvertib
     /// Subscribes to the source; the sink's `dispose()` ends every subscription.
     @inlinable
     func run(_ source: Observable<SourceElement>) -> Disposable {
-        sourceSubscription.setDisposable(source.subscribeErased(AnyObserver(eventHandler: self.on)))
+        sourceSubscription.setDisposable(object: source.subscribeErasedObject(AnyObserver(eventHandler: self.on)))
         return Disposables.create()
     }
 

@@ -51,8 +51,8 @@ final class WithLatestFromSink<FirstType, SecondType, Observer: ObserverType>: S
     /// Subscribes to `second`, then to `first`; the sink's `dispose()` ends both subscriptions.
     @inlinable
     func run(_ first: Observable<FirstType>, _ second: Observable<SecondType>) -> Disposable {
-        secondSubscription.setDisposable(second.subscribeErased(AnyObserver(eventHandler: self.onSecond)))
-        firstSubscription.setDisposable(first.subscribeErased(AnyObserver(eventHandler: self.on)))
+        secondSubscription.setDisposable(object: second.subscribeErasedObject(AnyObserver(eventHandler: self.onSecond)))
+        firstSubscription.setDisposable(object: first.subscribeErasedObject(AnyObserver(eventHandler: self.on)))
         return Disposables.create()
     }
 
