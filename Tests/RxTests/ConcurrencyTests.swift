@@ -48,6 +48,15 @@ final class ConcurrencyTests: RxTestCase {
         XCTAssertEqual(disposed.values.count, 1000, "every disposable is disposed exactly once, before or after the group")
     }
 
+    /// RxSwift's own suite sends two threads' events to one subject on purpose
+    /// (`testObserveOn_EnsureTestsAreExecutedWithRealConcurrentScheduler`): by default an
+    /// anomaly is a warning, as in RxSwift built without FATAL_SYNCHRONIZATION, not a stop.
+    /// (The test fails by stopping the process, as the default handler did on concurrent access.)
+    func testDefaultAnomalyHandlerWarnsAndGoesOn() {
+        Hooks.synchronizationAnomalyHandler(.concurrentAccess)
+        Hooks.synchronizationAnomalyHandler(.reentrancy)
+    }
+
     func testConcurrentEventsToOneObserverAreReportedInDebugBuilds() {
         #if DEBUG
         let anomalies = AnomalyRecorder()

@@ -49,8 +49,8 @@ final class RxLayoutTests: RxTestCase {
         #else
         let debugOnly = 0
         #endif
-        typealias Three = CombineLatestSink3<String, String, String, AnyObserver<Int>>
-        typealias Two = CombineLatestSink2<String, String, AnyObserver<Int>>
+        typealias Three = CombineLatestSink3<String?, String?, String?, AnyObserver<Int>>
+        typealias Two = CombineLatestSink2<String?, String?, AnyObserver<Int>>
         XCTAssertEqual(ObjectSize.instance(of: Three.self) - debugOnly, 168)
         XCTAssertEqual(ObjectSize.instance(of: Two.self) - debugOnly, 136)
         XCTAssertEqual(ObjectSize.mallocBlock(forAllocationOf: 168), 176)

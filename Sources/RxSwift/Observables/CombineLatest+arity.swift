@@ -41,7 +41,11 @@ extension ObservableType where Element == Any {
 /// Holds the latest element of each of 2 sources; all events are handled under the lock,
 /// and sources are disposed after it is released.
 @usableFromInline
-final class CombineLatestSink2<E1, E2, Observer: ObserverType>: Sink<Observer> {
+final class CombineLatestSink2<L1: LatestElementSlot, L2: LatestElementSlot, Observer: ObserverType>: Sink<Observer> {
+    @usableFromInline
+    typealias E1 = L1.Wrapped
+    @usableFromInline
+    typealias E2 = L2.Wrapped
     @usableFromInline
     typealias ResultSelector = (E1, E2) throws -> Observer.Element
 
@@ -69,9 +73,9 @@ final class CombineLatestSink2<E1, E2, Observer: ObserverType>: Sink<Observer> {
     @usableFromInline
     @exclusivity(unchecked) var subscription2: (AnyObject & Disposable)?
     @usableFromInline
-    @exclusivity(unchecked) var latest1: E1?
+    @exclusivity(unchecked) var latest1: L1 = nil
     @usableFromInline
-    @exclusivity(unchecked) var latest2: E2?
+    @exclusivity(unchecked) var latest2: L2 = nil
 
     @usableFromInline
     static var all: UInt8 { 3 }
@@ -123,7 +127,7 @@ final class CombineLatestSink2<E1, E2, Observer: ObserverType>: Sink<Observer> {
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
-                latest1 = element
+                latest1 = L1(element)
                 return next(0)
             case .error(let error):
                 return finish(.error(error))
@@ -145,7 +149,7 @@ final class CombineLatestSink2<E1, E2, Observer: ObserverType>: Sink<Observer> {
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
-                latest2 = element
+                latest2 = L2(element)
                 return next(1)
             case .error(let error):
                 return finish(.error(error))
@@ -168,7 +172,7 @@ final class CombineLatestSink2<E1, E2, Observer: ObserverType>: Sink<Observer> {
         flags |= 1 << index
         if flags & Self.all == Self.all {
             do {
-                let result = try resultSelector(latest1!, latest2!)
+                let result = try resultSelector(latest1.unsafelyUnwrapped, latest2.unsafelyUnwrapped)
                 forwardOn(.next(result))
                 return false
             } catch {
@@ -238,7 +242,7 @@ final class CombineLatest2<E1, E2, Result>: Producer<Result> {
 
     /// Makes the sink, for both run paths: `erasedRun` and `run`.
     @inlinable @inline(__always)
-    func makeSink<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> CombineLatestSink2<E1, E2, Observer> where Observer.Element == Result {
+    func makeSink<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> CombineLatestSink2<E1?, E2?, Observer> where Observer.Element == Result {
         CombineLatestSink2(resultSelector: resultSelector, observer: observer, cancel: cancel)
     }
 
@@ -286,7 +290,13 @@ extension ObservableType where Element == Any {
 /// Holds the latest element of each of 3 sources; all events are handled under the lock,
 /// and sources are disposed after it is released.
 @usableFromInline
-final class CombineLatestSink3<E1, E2, E3, Observer: ObserverType>: Sink<Observer> {
+final class CombineLatestSink3<L1: LatestElementSlot, L2: LatestElementSlot, L3: LatestElementSlot, Observer: ObserverType>: Sink<Observer> {
+    @usableFromInline
+    typealias E1 = L1.Wrapped
+    @usableFromInline
+    typealias E2 = L2.Wrapped
+    @usableFromInline
+    typealias E3 = L3.Wrapped
     @usableFromInline
     typealias ResultSelector = (E1, E2, E3) throws -> Observer.Element
 
@@ -316,11 +326,11 @@ final class CombineLatestSink3<E1, E2, E3, Observer: ObserverType>: Sink<Observe
     @usableFromInline
     @exclusivity(unchecked) var subscription3: (AnyObject & Disposable)?
     @usableFromInline
-    @exclusivity(unchecked) var latest1: E1?
+    @exclusivity(unchecked) var latest1: L1 = nil
     @usableFromInline
-    @exclusivity(unchecked) var latest2: E2?
+    @exclusivity(unchecked) var latest2: L2 = nil
     @usableFromInline
-    @exclusivity(unchecked) var latest3: E3?
+    @exclusivity(unchecked) var latest3: L3 = nil
 
     @usableFromInline
     static var all: UInt8 { 7 }
@@ -377,7 +387,7 @@ final class CombineLatestSink3<E1, E2, E3, Observer: ObserverType>: Sink<Observe
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
-                latest1 = element
+                latest1 = L1(element)
                 return next(0)
             case .error(let error):
                 return finish(.error(error))
@@ -399,7 +409,7 @@ final class CombineLatestSink3<E1, E2, E3, Observer: ObserverType>: Sink<Observe
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
-                latest2 = element
+                latest2 = L2(element)
                 return next(1)
             case .error(let error):
                 return finish(.error(error))
@@ -421,7 +431,7 @@ final class CombineLatestSink3<E1, E2, E3, Observer: ObserverType>: Sink<Observe
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
-                latest3 = element
+                latest3 = L3(element)
                 return next(2)
             case .error(let error):
                 return finish(.error(error))
@@ -444,7 +454,7 @@ final class CombineLatestSink3<E1, E2, E3, Observer: ObserverType>: Sink<Observe
         flags |= 1 << index
         if flags & Self.all == Self.all {
             do {
-                let result = try resultSelector(latest1!, latest2!, latest3!)
+                let result = try resultSelector(latest1.unsafelyUnwrapped, latest2.unsafelyUnwrapped, latest3.unsafelyUnwrapped)
                 forwardOn(.next(result))
                 return false
             } catch {
@@ -518,7 +528,7 @@ final class CombineLatest3<E1, E2, E3, Result>: Producer<Result> {
 
     /// Makes the sink, for both run paths: `erasedRun` and `run`.
     @inlinable @inline(__always)
-    func makeSink<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> CombineLatestSink3<E1, E2, E3, Observer> where Observer.Element == Result {
+    func makeSink<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> CombineLatestSink3<E1?, E2?, E3?, Observer> where Observer.Element == Result {
         CombineLatestSink3(resultSelector: resultSelector, observer: observer, cancel: cancel)
     }
 
@@ -568,7 +578,15 @@ extension ObservableType where Element == Any {
 /// Holds the latest element of each of 4 sources; all events are handled under the lock,
 /// and sources are disposed after it is released.
 @usableFromInline
-final class CombineLatestSink4<E1, E2, E3, E4, Observer: ObserverType>: Sink<Observer> {
+final class CombineLatestSink4<L1: LatestElementSlot, L2: LatestElementSlot, L3: LatestElementSlot, L4: LatestElementSlot, Observer: ObserverType>: Sink<Observer> {
+    @usableFromInline
+    typealias E1 = L1.Wrapped
+    @usableFromInline
+    typealias E2 = L2.Wrapped
+    @usableFromInline
+    typealias E3 = L3.Wrapped
+    @usableFromInline
+    typealias E4 = L4.Wrapped
     @usableFromInline
     typealias ResultSelector = (E1, E2, E3, E4) throws -> Observer.Element
 
@@ -600,13 +618,13 @@ final class CombineLatestSink4<E1, E2, E3, E4, Observer: ObserverType>: Sink<Obs
     @usableFromInline
     @exclusivity(unchecked) var subscription4: (AnyObject & Disposable)?
     @usableFromInline
-    @exclusivity(unchecked) var latest1: E1?
+    @exclusivity(unchecked) var latest1: L1 = nil
     @usableFromInline
-    @exclusivity(unchecked) var latest2: E2?
+    @exclusivity(unchecked) var latest2: L2 = nil
     @usableFromInline
-    @exclusivity(unchecked) var latest3: E3?
+    @exclusivity(unchecked) var latest3: L3 = nil
     @usableFromInline
-    @exclusivity(unchecked) var latest4: E4?
+    @exclusivity(unchecked) var latest4: L4 = nil
 
     @usableFromInline
     static var all: UInt16 { 15 }
@@ -668,7 +686,7 @@ final class CombineLatestSink4<E1, E2, E3, E4, Observer: ObserverType>: Sink<Obs
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
-                latest1 = element
+                latest1 = L1(element)
                 return next(0)
             case .error(let error):
                 return finish(.error(error))
@@ -690,7 +708,7 @@ final class CombineLatestSink4<E1, E2, E3, E4, Observer: ObserverType>: Sink<Obs
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
-                latest2 = element
+                latest2 = L2(element)
                 return next(1)
             case .error(let error):
                 return finish(.error(error))
@@ -712,7 +730,7 @@ final class CombineLatestSink4<E1, E2, E3, E4, Observer: ObserverType>: Sink<Obs
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
-                latest3 = element
+                latest3 = L3(element)
                 return next(2)
             case .error(let error):
                 return finish(.error(error))
@@ -734,7 +752,7 @@ final class CombineLatestSink4<E1, E2, E3, E4, Observer: ObserverType>: Sink<Obs
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
-                latest4 = element
+                latest4 = L4(element)
                 return next(3)
             case .error(let error):
                 return finish(.error(error))
@@ -757,7 +775,7 @@ final class CombineLatestSink4<E1, E2, E3, E4, Observer: ObserverType>: Sink<Obs
         flags |= 1 << index
         if flags & Self.all == Self.all {
             do {
-                let result = try resultSelector(latest1!, latest2!, latest3!, latest4!)
+                let result = try resultSelector(latest1.unsafelyUnwrapped, latest2.unsafelyUnwrapped, latest3.unsafelyUnwrapped, latest4.unsafelyUnwrapped)
                 forwardOn(.next(result))
                 return false
             } catch {
@@ -835,7 +853,7 @@ final class CombineLatest4<E1, E2, E3, E4, Result>: Producer<Result> {
 
     /// Makes the sink, for both run paths: `erasedRun` and `run`.
     @inlinable @inline(__always)
-    func makeSink<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> CombineLatestSink4<E1, E2, E3, E4, Observer> where Observer.Element == Result {
+    func makeSink<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> CombineLatestSink4<E1?, E2?, E3?, E4?, Observer> where Observer.Element == Result {
         CombineLatestSink4(resultSelector: resultSelector, observer: observer, cancel: cancel)
     }
 
@@ -887,7 +905,17 @@ extension ObservableType where Element == Any {
 /// Holds the latest element of each of 5 sources; all events are handled under the lock,
 /// and sources are disposed after it is released.
 @usableFromInline
-final class CombineLatestSink5<E1, E2, E3, E4, E5, Observer: ObserverType>: Sink<Observer> {
+final class CombineLatestSink5<L1: LatestElementSlot, L2: LatestElementSlot, L3: LatestElementSlot, L4: LatestElementSlot, L5: LatestElementSlot, Observer: ObserverType>: Sink<Observer> {
+    @usableFromInline
+    typealias E1 = L1.Wrapped
+    @usableFromInline
+    typealias E2 = L2.Wrapped
+    @usableFromInline
+    typealias E3 = L3.Wrapped
+    @usableFromInline
+    typealias E4 = L4.Wrapped
+    @usableFromInline
+    typealias E5 = L5.Wrapped
     @usableFromInline
     typealias ResultSelector = (E1, E2, E3, E4, E5) throws -> Observer.Element
 
@@ -921,15 +949,15 @@ final class CombineLatestSink5<E1, E2, E3, E4, E5, Observer: ObserverType>: Sink
     @usableFromInline
     @exclusivity(unchecked) var subscription5: (AnyObject & Disposable)?
     @usableFromInline
-    @exclusivity(unchecked) var latest1: E1?
+    @exclusivity(unchecked) var latest1: L1 = nil
     @usableFromInline
-    @exclusivity(unchecked) var latest2: E2?
+    @exclusivity(unchecked) var latest2: L2 = nil
     @usableFromInline
-    @exclusivity(unchecked) var latest3: E3?
+    @exclusivity(unchecked) var latest3: L3 = nil
     @usableFromInline
-    @exclusivity(unchecked) var latest4: E4?
+    @exclusivity(unchecked) var latest4: L4 = nil
     @usableFromInline
-    @exclusivity(unchecked) var latest5: E5?
+    @exclusivity(unchecked) var latest5: L5 = nil
 
     @usableFromInline
     static var all: UInt16 { 31 }
@@ -996,7 +1024,7 @@ final class CombineLatestSink5<E1, E2, E3, E4, E5, Observer: ObserverType>: Sink
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
-                latest1 = element
+                latest1 = L1(element)
                 return next(0)
             case .error(let error):
                 return finish(.error(error))
@@ -1018,7 +1046,7 @@ final class CombineLatestSink5<E1, E2, E3, E4, E5, Observer: ObserverType>: Sink
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
-                latest2 = element
+                latest2 = L2(element)
                 return next(1)
             case .error(let error):
                 return finish(.error(error))
@@ -1040,7 +1068,7 @@ final class CombineLatestSink5<E1, E2, E3, E4, E5, Observer: ObserverType>: Sink
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
-                latest3 = element
+                latest3 = L3(element)
                 return next(2)
             case .error(let error):
                 return finish(.error(error))
@@ -1062,7 +1090,7 @@ final class CombineLatestSink5<E1, E2, E3, E4, E5, Observer: ObserverType>: Sink
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
-                latest4 = element
+                latest4 = L4(element)
                 return next(3)
             case .error(let error):
                 return finish(.error(error))
@@ -1084,7 +1112,7 @@ final class CombineLatestSink5<E1, E2, E3, E4, E5, Observer: ObserverType>: Sink
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
-                latest5 = element
+                latest5 = L5(element)
                 return next(4)
             case .error(let error):
                 return finish(.error(error))
@@ -1107,7 +1135,7 @@ final class CombineLatestSink5<E1, E2, E3, E4, E5, Observer: ObserverType>: Sink
         flags |= 1 << index
         if flags & Self.all == Self.all {
             do {
-                let result = try resultSelector(latest1!, latest2!, latest3!, latest4!, latest5!)
+                let result = try resultSelector(latest1.unsafelyUnwrapped, latest2.unsafelyUnwrapped, latest3.unsafelyUnwrapped, latest4.unsafelyUnwrapped, latest5.unsafelyUnwrapped)
                 forwardOn(.next(result))
                 return false
             } catch {
@@ -1189,7 +1217,7 @@ final class CombineLatest5<E1, E2, E3, E4, E5, Result>: Producer<Result> {
 
     /// Makes the sink, for both run paths: `erasedRun` and `run`.
     @inlinable @inline(__always)
-    func makeSink<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> CombineLatestSink5<E1, E2, E3, E4, E5, Observer> where Observer.Element == Result {
+    func makeSink<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> CombineLatestSink5<E1?, E2?, E3?, E4?, E5?, Observer> where Observer.Element == Result {
         CombineLatestSink5(resultSelector: resultSelector, observer: observer, cancel: cancel)
     }
 
@@ -1243,7 +1271,19 @@ extension ObservableType where Element == Any {
 /// Holds the latest element of each of 6 sources; all events are handled under the lock,
 /// and sources are disposed after it is released.
 @usableFromInline
-final class CombineLatestSink6<E1, E2, E3, E4, E5, E6, Observer: ObserverType>: Sink<Observer> {
+final class CombineLatestSink6<L1: LatestElementSlot, L2: LatestElementSlot, L3: LatestElementSlot, L4: LatestElementSlot, L5: LatestElementSlot, L6: LatestElementSlot, Observer: ObserverType>: Sink<Observer> {
+    @usableFromInline
+    typealias E1 = L1.Wrapped
+    @usableFromInline
+    typealias E2 = L2.Wrapped
+    @usableFromInline
+    typealias E3 = L3.Wrapped
+    @usableFromInline
+    typealias E4 = L4.Wrapped
+    @usableFromInline
+    typealias E5 = L5.Wrapped
+    @usableFromInline
+    typealias E6 = L6.Wrapped
     @usableFromInline
     typealias ResultSelector = (E1, E2, E3, E4, E5, E6) throws -> Observer.Element
 
@@ -1279,17 +1319,17 @@ final class CombineLatestSink6<E1, E2, E3, E4, E5, E6, Observer: ObserverType>: 
     @usableFromInline
     @exclusivity(unchecked) var subscription6: (AnyObject & Disposable)?
     @usableFromInline
-    @exclusivity(unchecked) var latest1: E1?
+    @exclusivity(unchecked) var latest1: L1 = nil
     @usableFromInline
-    @exclusivity(unchecked) var latest2: E2?
+    @exclusivity(unchecked) var latest2: L2 = nil
     @usableFromInline
-    @exclusivity(unchecked) var latest3: E3?
+    @exclusivity(unchecked) var latest3: L3 = nil
     @usableFromInline
-    @exclusivity(unchecked) var latest4: E4?
+    @exclusivity(unchecked) var latest4: L4 = nil
     @usableFromInline
-    @exclusivity(unchecked) var latest5: E5?
+    @exclusivity(unchecked) var latest5: L5 = nil
     @usableFromInline
-    @exclusivity(unchecked) var latest6: E6?
+    @exclusivity(unchecked) var latest6: L6 = nil
 
     @usableFromInline
     static var all: UInt16 { 63 }
@@ -1361,7 +1401,7 @@ final class CombineLatestSink6<E1, E2, E3, E4, E5, E6, Observer: ObserverType>: 
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
-                latest1 = element
+                latest1 = L1(element)
                 return next(0)
             case .error(let error):
                 return finish(.error(error))
@@ -1383,7 +1423,7 @@ final class CombineLatestSink6<E1, E2, E3, E4, E5, E6, Observer: ObserverType>: 
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
-                latest2 = element
+                latest2 = L2(element)
                 return next(1)
             case .error(let error):
                 return finish(.error(error))
@@ -1405,7 +1445,7 @@ final class CombineLatestSink6<E1, E2, E3, E4, E5, E6, Observer: ObserverType>: 
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
-                latest3 = element
+                latest3 = L3(element)
                 return next(2)
             case .error(let error):
                 return finish(.error(error))
@@ -1427,7 +1467,7 @@ final class CombineLatestSink6<E1, E2, E3, E4, E5, E6, Observer: ObserverType>: 
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
-                latest4 = element
+                latest4 = L4(element)
                 return next(3)
             case .error(let error):
                 return finish(.error(error))
@@ -1449,7 +1489,7 @@ final class CombineLatestSink6<E1, E2, E3, E4, E5, E6, Observer: ObserverType>: 
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
-                latest5 = element
+                latest5 = L5(element)
                 return next(4)
             case .error(let error):
                 return finish(.error(error))
@@ -1471,7 +1511,7 @@ final class CombineLatestSink6<E1, E2, E3, E4, E5, E6, Observer: ObserverType>: 
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
-                latest6 = element
+                latest6 = L6(element)
                 return next(5)
             case .error(let error):
                 return finish(.error(error))
@@ -1494,7 +1534,7 @@ final class CombineLatestSink6<E1, E2, E3, E4, E5, E6, Observer: ObserverType>: 
         flags |= 1 << index
         if flags & Self.all == Self.all {
             do {
-                let result = try resultSelector(latest1!, latest2!, latest3!, latest4!, latest5!, latest6!)
+                let result = try resultSelector(latest1.unsafelyUnwrapped, latest2.unsafelyUnwrapped, latest3.unsafelyUnwrapped, latest4.unsafelyUnwrapped, latest5.unsafelyUnwrapped, latest6.unsafelyUnwrapped)
                 forwardOn(.next(result))
                 return false
             } catch {
@@ -1580,7 +1620,7 @@ final class CombineLatest6<E1, E2, E3, E4, E5, E6, Result>: Producer<Result> {
 
     /// Makes the sink, for both run paths: `erasedRun` and `run`.
     @inlinable @inline(__always)
-    func makeSink<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> CombineLatestSink6<E1, E2, E3, E4, E5, E6, Observer> where Observer.Element == Result {
+    func makeSink<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> CombineLatestSink6<E1?, E2?, E3?, E4?, E5?, E6?, Observer> where Observer.Element == Result {
         CombineLatestSink6(resultSelector: resultSelector, observer: observer, cancel: cancel)
     }
 
@@ -1636,7 +1676,21 @@ extension ObservableType where Element == Any {
 /// Holds the latest element of each of 7 sources; all events are handled under the lock,
 /// and sources are disposed after it is released.
 @usableFromInline
-final class CombineLatestSink7<E1, E2, E3, E4, E5, E6, E7, Observer: ObserverType>: Sink<Observer> {
+final class CombineLatestSink7<L1: LatestElementSlot, L2: LatestElementSlot, L3: LatestElementSlot, L4: LatestElementSlot, L5: LatestElementSlot, L6: LatestElementSlot, L7: LatestElementSlot, Observer: ObserverType>: Sink<Observer> {
+    @usableFromInline
+    typealias E1 = L1.Wrapped
+    @usableFromInline
+    typealias E2 = L2.Wrapped
+    @usableFromInline
+    typealias E3 = L3.Wrapped
+    @usableFromInline
+    typealias E4 = L4.Wrapped
+    @usableFromInline
+    typealias E5 = L5.Wrapped
+    @usableFromInline
+    typealias E6 = L6.Wrapped
+    @usableFromInline
+    typealias E7 = L7.Wrapped
     @usableFromInline
     typealias ResultSelector = (E1, E2, E3, E4, E5, E6, E7) throws -> Observer.Element
 
@@ -1674,19 +1728,19 @@ final class CombineLatestSink7<E1, E2, E3, E4, E5, E6, E7, Observer: ObserverTyp
     @usableFromInline
     @exclusivity(unchecked) var subscription7: (AnyObject & Disposable)?
     @usableFromInline
-    @exclusivity(unchecked) var latest1: E1?
+    @exclusivity(unchecked) var latest1: L1 = nil
     @usableFromInline
-    @exclusivity(unchecked) var latest2: E2?
+    @exclusivity(unchecked) var latest2: L2 = nil
     @usableFromInline
-    @exclusivity(unchecked) var latest3: E3?
+    @exclusivity(unchecked) var latest3: L3 = nil
     @usableFromInline
-    @exclusivity(unchecked) var latest4: E4?
+    @exclusivity(unchecked) var latest4: L4 = nil
     @usableFromInline
-    @exclusivity(unchecked) var latest5: E5?
+    @exclusivity(unchecked) var latest5: L5 = nil
     @usableFromInline
-    @exclusivity(unchecked) var latest6: E6?
+    @exclusivity(unchecked) var latest6: L6 = nil
     @usableFromInline
-    @exclusivity(unchecked) var latest7: E7?
+    @exclusivity(unchecked) var latest7: L7 = nil
 
     @usableFromInline
     static var all: UInt16 { 127 }
@@ -1763,7 +1817,7 @@ final class CombineLatestSink7<E1, E2, E3, E4, E5, E6, E7, Observer: ObserverTyp
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
-                latest1 = element
+                latest1 = L1(element)
                 return next(0)
             case .error(let error):
                 return finish(.error(error))
@@ -1785,7 +1839,7 @@ final class CombineLatestSink7<E1, E2, E3, E4, E5, E6, E7, Observer: ObserverTyp
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
-                latest2 = element
+                latest2 = L2(element)
                 return next(1)
             case .error(let error):
                 return finish(.error(error))
@@ -1807,7 +1861,7 @@ final class CombineLatestSink7<E1, E2, E3, E4, E5, E6, E7, Observer: ObserverTyp
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
-                latest3 = element
+                latest3 = L3(element)
                 return next(2)
             case .error(let error):
                 return finish(.error(error))
@@ -1829,7 +1883,7 @@ final class CombineLatestSink7<E1, E2, E3, E4, E5, E6, E7, Observer: ObserverTyp
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
-                latest4 = element
+                latest4 = L4(element)
                 return next(3)
             case .error(let error):
                 return finish(.error(error))
@@ -1851,7 +1905,7 @@ final class CombineLatestSink7<E1, E2, E3, E4, E5, E6, E7, Observer: ObserverTyp
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
-                latest5 = element
+                latest5 = L5(element)
                 return next(4)
             case .error(let error):
                 return finish(.error(error))
@@ -1873,7 +1927,7 @@ final class CombineLatestSink7<E1, E2, E3, E4, E5, E6, E7, Observer: ObserverTyp
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
-                latest6 = element
+                latest6 = L6(element)
                 return next(5)
             case .error(let error):
                 return finish(.error(error))
@@ -1895,7 +1949,7 @@ final class CombineLatestSink7<E1, E2, E3, E4, E5, E6, E7, Observer: ObserverTyp
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
-                latest7 = element
+                latest7 = L7(element)
                 return next(6)
             case .error(let error):
                 return finish(.error(error))
@@ -1918,7 +1972,7 @@ final class CombineLatestSink7<E1, E2, E3, E4, E5, E6, E7, Observer: ObserverTyp
         flags |= 1 << index
         if flags & Self.all == Self.all {
             do {
-                let result = try resultSelector(latest1!, latest2!, latest3!, latest4!, latest5!, latest6!, latest7!)
+                let result = try resultSelector(latest1.unsafelyUnwrapped, latest2.unsafelyUnwrapped, latest3.unsafelyUnwrapped, latest4.unsafelyUnwrapped, latest5.unsafelyUnwrapped, latest6.unsafelyUnwrapped, latest7.unsafelyUnwrapped)
                 forwardOn(.next(result))
                 return false
             } catch {
@@ -2008,7 +2062,7 @@ final class CombineLatest7<E1, E2, E3, E4, E5, E6, E7, Result>: Producer<Result>
 
     /// Makes the sink, for both run paths: `erasedRun` and `run`.
     @inlinable @inline(__always)
-    func makeSink<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> CombineLatestSink7<E1, E2, E3, E4, E5, E6, E7, Observer> where Observer.Element == Result {
+    func makeSink<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> CombineLatestSink7<E1?, E2?, E3?, E4?, E5?, E6?, E7?, Observer> where Observer.Element == Result {
         CombineLatestSink7(resultSelector: resultSelector, observer: observer, cancel: cancel)
     }
 
@@ -2066,7 +2120,23 @@ extension ObservableType where Element == Any {
 /// Holds the latest element of each of 8 sources; all events are handled under the lock,
 /// and sources are disposed after it is released.
 @usableFromInline
-final class CombineLatestSink8<E1, E2, E3, E4, E5, E6, E7, E8, Observer: ObserverType>: Sink<Observer> {
+final class CombineLatestSink8<L1: LatestElementSlot, L2: LatestElementSlot, L3: LatestElementSlot, L4: LatestElementSlot, L5: LatestElementSlot, L6: LatestElementSlot, L7: LatestElementSlot, L8: LatestElementSlot, Observer: ObserverType>: Sink<Observer> {
+    @usableFromInline
+    typealias E1 = L1.Wrapped
+    @usableFromInline
+    typealias E2 = L2.Wrapped
+    @usableFromInline
+    typealias E3 = L3.Wrapped
+    @usableFromInline
+    typealias E4 = L4.Wrapped
+    @usableFromInline
+    typealias E5 = L5.Wrapped
+    @usableFromInline
+    typealias E6 = L6.Wrapped
+    @usableFromInline
+    typealias E7 = L7.Wrapped
+    @usableFromInline
+    typealias E8 = L8.Wrapped
     @usableFromInline
     typealias ResultSelector = (E1, E2, E3, E4, E5, E6, E7, E8) throws -> Observer.Element
 
@@ -2106,21 +2176,21 @@ final class CombineLatestSink8<E1, E2, E3, E4, E5, E6, E7, E8, Observer: Observe
     @usableFromInline
     @exclusivity(unchecked) var subscription8: (AnyObject & Disposable)?
     @usableFromInline
-    @exclusivity(unchecked) var latest1: E1?
+    @exclusivity(unchecked) var latest1: L1 = nil
     @usableFromInline
-    @exclusivity(unchecked) var latest2: E2?
+    @exclusivity(unchecked) var latest2: L2 = nil
     @usableFromInline
-    @exclusivity(unchecked) var latest3: E3?
+    @exclusivity(unchecked) var latest3: L3 = nil
     @usableFromInline
-    @exclusivity(unchecked) var latest4: E4?
+    @exclusivity(unchecked) var latest4: L4 = nil
     @usableFromInline
-    @exclusivity(unchecked) var latest5: E5?
+    @exclusivity(unchecked) var latest5: L5 = nil
     @usableFromInline
-    @exclusivity(unchecked) var latest6: E6?
+    @exclusivity(unchecked) var latest6: L6 = nil
     @usableFromInline
-    @exclusivity(unchecked) var latest7: E7?
+    @exclusivity(unchecked) var latest7: L7 = nil
     @usableFromInline
-    @exclusivity(unchecked) var latest8: E8?
+    @exclusivity(unchecked) var latest8: L8 = nil
 
     @usableFromInline
     static var all: UInt32 { 255 }
@@ -2202,7 +2272,7 @@ final class CombineLatestSink8<E1, E2, E3, E4, E5, E6, E7, E8, Observer: Observe
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
-                latest1 = element
+                latest1 = L1(element)
                 return next(0)
             case .error(let error):
                 return finish(.error(error))
@@ -2224,7 +2294,7 @@ final class CombineLatestSink8<E1, E2, E3, E4, E5, E6, E7, E8, Observer: Observe
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
-                latest2 = element
+                latest2 = L2(element)
                 return next(1)
             case .error(let error):
                 return finish(.error(error))
@@ -2246,7 +2316,7 @@ final class CombineLatestSink8<E1, E2, E3, E4, E5, E6, E7, E8, Observer: Observe
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
-                latest3 = element
+                latest3 = L3(element)
                 return next(2)
             case .error(let error):
                 return finish(.error(error))
@@ -2268,7 +2338,7 @@ final class CombineLatestSink8<E1, E2, E3, E4, E5, E6, E7, E8, Observer: Observe
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
-                latest4 = element
+                latest4 = L4(element)
                 return next(3)
             case .error(let error):
                 return finish(.error(error))
@@ -2290,7 +2360,7 @@ final class CombineLatestSink8<E1, E2, E3, E4, E5, E6, E7, E8, Observer: Observe
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
-                latest5 = element
+                latest5 = L5(element)
                 return next(4)
             case .error(let error):
                 return finish(.error(error))
@@ -2312,7 +2382,7 @@ final class CombineLatestSink8<E1, E2, E3, E4, E5, E6, E7, E8, Observer: Observe
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
-                latest6 = element
+                latest6 = L6(element)
                 return next(5)
             case .error(let error):
                 return finish(.error(error))
@@ -2334,7 +2404,7 @@ final class CombineLatestSink8<E1, E2, E3, E4, E5, E6, E7, E8, Observer: Observe
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
-                latest7 = element
+                latest7 = L7(element)
                 return next(6)
             case .error(let error):
                 return finish(.error(error))
@@ -2356,7 +2426,7 @@ final class CombineLatestSink8<E1, E2, E3, E4, E5, E6, E7, E8, Observer: Observe
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
-                latest8 = element
+                latest8 = L8(element)
                 return next(7)
             case .error(let error):
                 return finish(.error(error))
@@ -2379,7 +2449,7 @@ final class CombineLatestSink8<E1, E2, E3, E4, E5, E6, E7, E8, Observer: Observe
         flags |= 1 << index
         if flags & Self.all == Self.all {
             do {
-                let result = try resultSelector(latest1!, latest2!, latest3!, latest4!, latest5!, latest6!, latest7!, latest8!)
+                let result = try resultSelector(latest1.unsafelyUnwrapped, latest2.unsafelyUnwrapped, latest3.unsafelyUnwrapped, latest4.unsafelyUnwrapped, latest5.unsafelyUnwrapped, latest6.unsafelyUnwrapped, latest7.unsafelyUnwrapped, latest8.unsafelyUnwrapped)
                 forwardOn(.next(result))
                 return false
             } catch {
@@ -2473,7 +2543,7 @@ final class CombineLatest8<E1, E2, E3, E4, E5, E6, E7, E8, Result>: Producer<Res
 
     /// Makes the sink, for both run paths: `erasedRun` and `run`.
     @inlinable @inline(__always)
-    func makeSink<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> CombineLatestSink8<E1, E2, E3, E4, E5, E6, E7, E8, Observer> where Observer.Element == Result {
+    func makeSink<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> CombineLatestSink8<E1?, E2?, E3?, E4?, E5?, E6?, E7?, E8?, Observer> where Observer.Element == Result {
         CombineLatestSink8(resultSelector: resultSelector, observer: observer, cancel: cancel)
     }
 

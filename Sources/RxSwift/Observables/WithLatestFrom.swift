@@ -25,7 +25,9 @@ extension ObservableType {
 /// object per subscription: the two source subscriptions are slots of the sink, disposed by
 /// its `dispose()`.
 @usableFromInline
-final class WithLatestFromSink<FirstType, SecondType, Observer: ObserverType>: Sink<Observer> {
+final class WithLatestFromSink<FirstType, LatestSecond: LatestElementSlot, Observer: ObserverType>: Sink<Observer> {
+    @usableFromInline
+    typealias SecondType = LatestSecond.Wrapped
     @usableFromInline
     typealias ResultSelector = (FirstType, SecondType) throws -> Observer.Element
 
@@ -38,9 +40,9 @@ final class WithLatestFromSink<FirstType, SecondType, Observer: ObserverType>: S
     let firstSubscription = InlineSingleAssignmentDisposable()
     @usableFromInline
     let secondSubscription = InlineSingleAssignmentDisposable()
-    /// Guarded by `lock`.
+    /// Guarded by `lock`. `SecondType?`, as a parameter of the sink (`LatestElementSlot`).
     @usableFromInline
-    @exclusivity(unchecked) var latest: SecondType?
+    @exclusivity(unchecked) var latest: LatestSecond = nil
 
     @inlinable
     init(resultSelector: @escaping ResultSelector, observer: Observer, cancel: SinkDisposer) {
@@ -61,7 +63,7 @@ final class WithLatestFromSink<FirstType, SecondType, Observer: ObserverType>: S
         lock.performLocked {
             switch event {
             case .next(let value):
-                guard let latest else { return }
+                guard let latest = latest.element else { return }
                 do {
                     let result = try resultSelector(value, latest)
                     forwardOn(.next(result))
@@ -84,7 +86,7 @@ final class WithLatestFromSink<FirstType, SecondType, Observer: ObserverType>: S
         lock.performLocked {
             switch event {
             case .next(let value):
-                latest = value
+                latest = LatestSecond(value)
             case .completed:
                 secondSubscription.dispose()
             case .error(let error):
@@ -131,7 +133,7 @@ final class WithLatestFrom<FirstType, SecondType, ResultType>: Producer<ResultTy
     /// Makes the sink and subscribes it to the sources, for both run paths: `erasedRun` and `run`.
     @inlinable @inline(__always)
     func runSink<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == ResultType {
-        let sink = WithLatestFromSink<FirstType, SecondType, Observer>(resultSelector: resultSelector, observer: observer, cancel: cancel)
+        let sink = WithLatestFromSink<FirstType, SecondType?, Observer>(resultSelector: resultSelector, observer: observer, cancel: cancel)
         return (sink: sink, subscription: sink.run(first, second))
     }
 
