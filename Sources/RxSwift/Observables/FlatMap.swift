@@ -151,23 +151,26 @@ final class FlatMapSink<SourceElement, SourceSequence: ObservableConvertibleType
             return
         }
         // Still running after `subscribe` returned: it may forward after this call ends.
-        let inner = slot.takeUnretainedValue()
-        inner.holdParent()
-        let joined: Bool = lock.performLocked {
-            if stopped { pendingAtStop -= 1 }
-            if innersDisposed { return false }
-            inners.insert(inner)
-            hasGroupedInners.store(true, ordering: .releasing)
-            if !inner.markGrouped() {
-                // It terminated since `hasTerminated` was read; it left the group to us.
-                _ = inners.remove(inner)
-                hasGroupedInners.store(!inners.isEmpty, ordering: .releasing)
-                completeIfDone()
+        // `observer` keeps the slot alive until the group holds it (or it is disposed).
+        withExtendedLifetime(observer) {
+            let inner = slot.takeUnretainedValue()
+            inner.holdParent()
+            let joined: Bool = lock.performLocked {
+                if stopped { pendingAtStop -= 1 }
+                if innersDisposed { return false }
+                inners.insert(inner)
+                hasGroupedInners.store(true, ordering: .releasing)
+                if !inner.markGrouped() {
+                    // It terminated since `hasTerminated` was read; it left the group to us.
+                    _ = inners.remove(inner)
+                    hasGroupedInners.store(!inners.isEmpty, ordering: .releasing)
+                    completeIfDone()
+                }
+                return true
             }
-            return true
-        }
-        if !joined {
-            inner.dispose()
+            if !joined {
+                inner.dispose()
+            }
         }
     }
 
