@@ -200,6 +200,15 @@ final class FlatMapSink<SourceElement, SourceSequence: ObservableConvertibleType
         }
     }
 
+    /// Forwards an inner element under `lock` (out of line: the common synchronous inner
+    /// forwards without it, `forwardsAlone`).
+    @inlinable @inline(never)
+    func forwardLocked(_ event: Event<Observer.Element>) {
+        lock.performLocked {
+            forwardOn(event)
+        }
+    }
+
     /// A grouped inner sequence completed.
     @inlinable
     func innerCompleted(_ inner: Inner) {

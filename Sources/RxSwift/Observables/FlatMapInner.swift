@@ -79,10 +79,8 @@ final class FlatMapInner<SourceElement, SourceSequence: ObservableConvertibleTyp
             withParent { parent in
                 if parent.forwardsAlone(self) {
                     parent.forwardOn(event)
-                    return
-                }
-                parent.lock.performLocked {
-                    parent.forwardOn(event)
+                } else {
+                    parent.forwardLocked(event)
                 }
             }
         case .error:
