@@ -64,11 +64,15 @@ final class ObservableFlatMapKeptObserverTests: RxTestCase {
             var completions = 0
             let disposals = Mutex(0)
             let otherThreadDone = DispatchSemaphore(value: 0)
+            let handlerDone = DispatchSemaphore(value: 0)
             let subscription = Observable.just(7)
                 .flatMap { value in
                     Observable<Int>.create { observer in
                         let kept = UncheckedBox(observer)
                         DispatchQueue.global().async {
+                            if !otherThreadFirst {
+                                handlerDone.wait()
+                            }
                             Self.end(kept.value, first: otherThreadFirst, value: value)
                             otherThreadDone.signal()
                         }
@@ -76,6 +80,7 @@ final class ObservableFlatMapKeptObserverTests: RxTestCase {
                             otherThreadDone.wait()
                         }
                         Self.end(observer, first: !otherThreadFirst, value: value)
+                        handlerDone.signal()
                         return Disposables.create { disposals.withLock { $0 += 1 } }
                     }
                 }

@@ -136,7 +136,7 @@ final class FlatMapSink<SourceElement, SourceSequence: ObservableConvertibleType
         // Marks the slot as subscribing on this thread (`FlatMapInner.isSubscribingHere`).
         let outerSlot = rx_subscribing_slot_get()
         rx_subscribing_slot_set(slot.toOpaque())
-        slot._withUnsafeGuaranteedRef { $0.subscribe(source, observer) }
+        Inner.subscribe(slot, source, observer)
         rx_subscribing_slot_set(outerSlot)
         subscribing -= 1
         if slot._withUnsafeGuaranteedRef({ $0.hasTerminated }) {

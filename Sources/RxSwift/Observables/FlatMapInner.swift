@@ -40,6 +40,19 @@ final class FlatMapInner<SourceElement, SourceSequence: ObservableConvertibleTyp
         return (AnyObserver(eventHandler: (consume inner).on), slot)
     }
 
+    /// Subscribes `slot` to `source` with the observer that owns it. An `Observable.create`
+    /// handler runs here, in the sink's code, and only the disposable it returns goes to the
+    /// slot (`InnerSubscriptionSlot.subscribe` does the same for the other cases).
+    @inlinable @inline(__always)
+    static func subscribe(_ slot: Unmanaged<FlatMapInner>, _ source: Observable<Observer.Element>, _ observer: AnyObserver<Observer.Element>) {
+        if type(of: source) == AnonymousObservable<Observer.Element>.self, !CurrentThreadScheduler.isScheduleRequired {
+            let disposable = unsafeDowncast(source, to: AnonymousObservable<Observer.Element>.self).subscribeHandler(observer)
+            slot._withUnsafeGuaranteedRef { $0.setDisposable(disposable) }
+            return
+        }
+        slot._withUnsafeGuaranteedRef { $0.subscribe(source, observer) }
+    }
+
     /// `true` if the observer that owns `slot` holds its only reference: no subscribe handler
     /// or sink kept a copy, so no other thread can reach the slot. (The count is read after
     /// any other holder's release, which orders its use of the slot before this.)
