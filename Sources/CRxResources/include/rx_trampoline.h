@@ -15,4 +15,19 @@ static inline void rx_trampoline_set_running(int running) {
     rx_trampoline_running = running;
 }
 
+// The inner subscription slot whose subscription runs on the calling thread (the innermost
+// one), so that a slot tells the events its own subscribe handler sends during that call
+// from events sent on another thread or later: one thread-local load, no atomic.
+
+/// The slot, or NULL; only this thread reads or writes it.
+extern __thread const void *rx_subscribing_slot;
+
+static inline const void *rx_subscribing_slot_get(void) {
+    return rx_subscribing_slot;
+}
+
+static inline void rx_subscribing_slot_set(const void *slot) {
+    rx_subscribing_slot = slot;
+}
+
 #endif

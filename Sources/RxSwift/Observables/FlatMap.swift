@@ -1,3 +1,4 @@
+import CRxResources
 import Synchronization
 
 extension ObservableType {
@@ -46,18 +47,16 @@ final class FlatMapSink<SourceElement, SourceSequence: ObservableConvertibleType
     @exclusivity(unchecked) var subscribing = 0
     @usableFromInline
     let sourceSubscription = InlineSingleAssignmentDisposable()
-    /// A slot whose inner sequence ended during its `subscribe`, kept for the next one. Taken
-    /// and given back by the source's events only, which come one at a time: a plain field,
-    /// no atomics. A kept slot does not hold this sink (`FlatMapInner.parentReference`), so
-    /// there is no cycle for `dispose()` to break; the slot goes with the sink.
+    /// A slot whose inner sequence ended during its `subscribe`, kept with the observer that
+    /// owns it for the next one. Taken and given back by the source's events only, which come
+    /// one at a time: a plain field, no atomics. A kept slot does not hold this sink
+    /// (`FlatMapInner.parentReference`), so there is no cycle for `dispose()` to break; the
+    /// slot goes with the sink.
     @usableFromInline
-    @exclusivity(unchecked) var spare: Inner?
+    @exclusivity(unchecked) var spare: Inner.Owned?
     /// `inners` is not empty; stored under `lock` after each change, read without it.
     @usableFromInline
     let hasGroupedInners = Atomic<Bool>(false)
-    /// The thread running `subscribeGeneral`, 0 when none (see `forwardsAlone`).
-    @usableFromInline
-    let subscribingThread = Atomic<UInt>(0)
 
     @inlinable @inline(__always)
     init(selector: @escaping Selector, observer: Observer, cancel: SinkDisposer) {
@@ -127,21 +126,20 @@ final class FlatMapSink<SourceElement, SourceSequence: ObservableConvertibleType
     }
 
     /// `subscribeInner` for a sequence other than `just` (kept out of line, so the `just`
-    /// path stays small).
+    /// path stays small). The slot is reached through its owning observer's reference
+    /// (`FlatMapInner.Owned`), which lives until this returns or the slot is kept.
     @inlinable @inline(never)
     func subscribeGeneral(_ source: consuming Observable<Observer.Element>) {
         if isDisposed { return }
-        let inner = takeSpare() ?? Inner(parent: self)
+        let (observer, slot) = spare.take() ?? Inner.make(parent: self)
         subscribing += 1
-        if subscribing == 1 {
-            subscribingThread.store(currentThreadIdentifier(), ordering: .relaxed)
-        }
-        inner.start(source)
+        // Marks the slot as subscribing on this thread (`FlatMapInner.isSubscribingHere`).
+        let outerSlot = rx_subscribing_slot_get()
+        rx_subscribing_slot_set(slot.toOpaque())
+        Inner.subscribe(slot, source, observer)
+        rx_subscribing_slot_set(outerSlot)
         subscribing -= 1
-        if subscribing == 0 {
-            subscribingThread.store(0, ordering: .relaxed)
-        }
-        if inner.hasTerminated {
+        if slot._withUnsafeGuaranteedRef({ $0.hasTerminated }) {
             if stopped {
                 // The source completed during the subscription; this one no longer holds it up.
                 lock.performLocked {
@@ -149,49 +147,48 @@ final class FlatMapSink<SourceElement, SourceSequence: ObservableConvertibleType
                     completeIfDone()
                 }
             }
-            keepSpare(inner)
+            keepSpare(observer, slot)
             return
         }
         // Still running after `subscribe` returned: it may forward after this call ends.
-        inner.holdParent()
-        let joined: Bool = lock.performLocked {
-            if stopped { pendingAtStop -= 1 }
-            if innersDisposed { return false }
-            inners.insert(inner)
-            hasGroupedInners.store(true, ordering: .releasing)
-            if !inner.markGrouped() {
-                // It terminated since `hasTerminated` was read; it left the group to us.
-                _ = inners.remove(inner)
-                hasGroupedInners.store(!inners.isEmpty, ordering: .releasing)
-                completeIfDone()
+        // `observer` keeps the slot alive until the group holds it (or it is disposed).
+        withExtendedLifetime(observer) {
+            let inner = slot.takeUnretainedValue()
+            inner.holdParent()
+            let joined: Bool = lock.performLocked {
+                if stopped { pendingAtStop -= 1 }
+                if innersDisposed { return false }
+                inners.insert(inner)
+                hasGroupedInners.store(true, ordering: .releasing)
+                if !inner.markGrouped() {
+                    // It terminated since `hasTerminated` was read; it left the group to us.
+                    _ = inners.remove(inner)
+                    hasGroupedInners.store(!inners.isEmpty, ordering: .releasing)
+                    completeIfDone()
+                }
+                return true
             }
-            return true
-        }
-        if !joined {
-            inner.dispose()
+            if !joined {
+                inner.dispose()
+            }
         }
     }
 
-    /// The kept slot, if there is one.
+    /// Keeps `slot`, which terminated during its `subscribe`, with its `observer` for the next
+    /// inner subscription if nothing else references it (its subscribe handler kept no
+    /// observer, so no one can send it a late event) and it never held a disposable
+    /// (`isReusable`); otherwise the slot lives as long as copies of its observer.
     @inlinable @inline(__always)
-    func takeSpare() -> Inner? {
-        spare.take()
-    }
-
-    /// Keeps `inner`, which terminated during its `subscribe`, for the next inner subscription
-    /// if nothing else references it (its subscribe handler kept no observer, so no one can
-    /// send it a late event) and it never held a disposable (`isReusable`).
-    @inlinable @inline(__always)
-    func keepSpare(_ inner: consuming Inner) {
-        if !isKnownUniquelyReferenced(&inner) {
+    func keepSpare(_ observer: consuming AnyObserver<Observer.Element>, _ slot: Unmanaged<Inner>) {
+        if !Inner.isOwnedByObserverAlone(slot) {
             // Its observer was kept: an event on another thread may still be using the sink
             // through it (a terminated slot drops every later one before reaching it).
-            inner.holdParent()
+            slot._withUnsafeGuaranteedRef { $0.holdParent() }
             return
         }
-        guard spare == nil, inner.isReusable else { return }
-        inner.reset()
-        spare = consume inner
+        guard spare == nil, slot._withUnsafeGuaranteedRef({ $0.isReusable }) else { return }
+        slot._withUnsafeGuaranteedRef { $0.reset() }
+        spare = (consume observer, slot)
     }
 
     /// Completes if the source and every inner subscription completed (called holding `lock`).
@@ -200,6 +197,15 @@ final class FlatMapSink<SourceElement, SourceSequence: ObservableConvertibleType
         if stopped && inners.isEmpty && pendingAtStop == 0 {
             forwardOn(.completed)
             dispose()
+        }
+    }
+
+    /// Forwards an inner element under `lock` (out of line: the common synchronous inner
+    /// forwards without it, `forwardsAlone`).
+    @inlinable @inline(never)
+    func forwardLocked(_ event: Event<Observer.Element>) {
+        lock.performLocked {
+            forwardOn(event)
         }
     }
 
@@ -213,14 +219,14 @@ final class FlatMapSink<SourceElement, SourceSequence: ObservableConvertibleType
         }
     }
 
-    /// `true` when an inner event may be forwarded without `lock`: it comes during its own
-    /// subscription, the only one running, on the thread running the source's event, and no
-    /// grouped inner subscription is left that could forward at the same time. The source's
-    /// events come one at a time and only that thread groups inner subscriptions, so nothing
-    /// else forwards. (`subscribing` is read only once on that thread.)
+    /// `true` when an event of `inner` may be forwarded without `lock`: it comes during the
+    /// slot's own subscription, on the thread running it (the source's event), that
+    /// subscription the only one running, and no grouped inner subscription is left that
+    /// could forward at the same time. The source's events come one at a time and only that
+    /// thread groups inner subscriptions, so nothing else forwards.
     @inlinable @inline(__always)
-    func forwardsAlone() -> Bool {
-        subscribingThread.load(ordering: .relaxed) == currentThreadIdentifier()
+    func forwardsAlone(_ inner: Inner) -> Bool {
+        inner.isSubscribingHere
             && subscribing == 1
             && !hasGroupedInners.load(ordering: .acquiring)
     }
@@ -244,91 +250,6 @@ final class FlatMapSink<SourceElement, SourceSequence: ObservableConvertibleType
         }
         for inner in toDispose.rest ?? [] {
             unsafeDowncast(inner, to: Inner.self).dispose()
-        }
-    }
-}
-
-/// One inner subscription of a `flatMap`: forwards its events under the sink's lock and
-/// holds its own subscription (set once, possibly after it was disposed).
-@usableFromInline
-final class FlatMapInner<SourceElement, SourceSequence: ObservableConvertibleType, Observer: ObserverType>: InnerSubscriptionSlot where Observer.Element == SourceSequence.Element {
-    @usableFromInline
-    typealias Parent = FlatMapSink<SourceElement, SourceSequence, Observer>
-
-    /// Unretained, so a slot kept for reuse does not hold the sink that keeps it. It is alive
-    /// whenever the slot uses it: only while the sink runs `subscribeGeneral` with this slot,
-    /// or once `holdParent()` (called before that returns whenever the slot may be used later)
-    /// made `parentHold` keep it. `ObservableFlatMapCreateInnerTests` cover each case.
-    @usableFromInline
-    let parentReference: Unmanaged<Parent>
-    /// The sink, held once the slot may forward after its `subscribe` ended. Written by the
-    /// source's events only, read by nothing but the slot's release.
-    @usableFromInline
-    @exclusivity(unchecked) var parentHold: Parent?
-
-    @inlinable
-    init(parent: Parent) {
-        parentReference = Unmanaged.passUnretained(parent)
-        super.init()
-    }
-
-    /// Keeps the sink alive for as long as this slot lives.
-    @inlinable @inline(__always)
-    func holdParent() {
-        parentHold = parentReference.takeUnretainedValue()
-    }
-
-    /// Runs `body` with the sink, without retaining it (see `parentReference`).
-    @inlinable @inline(__always)
-    func withParent<Result>(_ body: (Parent) -> Result) -> Result {
-        parentReference._withUnsafeGuaranteedRef(body)
-    }
-
-    /// Subscribes this slot to `source`.
-    ///
-    /// An `Observable.create` handler that may run now gets an observer made as the argument
-    /// of that one call, which retains the slot once (made first and passed to `subscribe`,
-    /// it cost two retains and two releases).
-    @inlinable @inline(__always)
-    func start(_ source: Observable<Observer.Element>) {
-        if type(of: source) == AnonymousObservable<Observer.Element>.self, !CurrentThreadScheduler.isScheduleRequired {
-            let handler = unsafeDowncast(source, to: AnonymousObservable<Observer.Element>.self).subscribeHandler
-            setDisposable(handler(AnyObserver(eventHandler: on)))
-            return
-        }
-        subscribe(source, AnyObserver(eventHandler: on))
-    }
-
-    @inlinable
-    func on(_ event: Event<Observer.Element>) {
-        switch event {
-        case .next:
-            if isStopped { return }
-            withParent { parent in
-                if parent.forwardsAlone() {
-                    parent.forwardOn(event)
-                    return
-                }
-                parent.lock.performLocked {
-                    parent.forwardOn(event)
-                }
-            }
-        case .error:
-            guard Self.isLive(stop(disposing: false)) else { return }
-            withParent { parent in
-                parent.lock.performLocked {
-                    parent.forwardOn(event)
-                    parent.dispose()
-                }
-            }
-            // The sink's `dispose()` reached this slot only if it had joined the group.
-            dispose()
-        case .completed:
-            let previous = stop(disposing: true)
-            // Not yet grouped: `subscribeInner` sees the termination and does the rest.
-            if Self.isLive(previous) && previous & Self.grouped != 0 {
-                withParent { $0.innerCompleted(self) }
-            }
         }
     }
 }

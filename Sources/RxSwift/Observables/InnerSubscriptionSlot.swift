@@ -72,6 +72,23 @@ class InnerSubscriptionSlot: Disposable {
         return previous
     }
 
+    /// `stop(disposing:)` for an event sent on the thread running the slot's subscription,
+    /// before it returned: a load and a store instead of a read-modify-write (on x86 a bus
+    /// lock). The slot is neither `assigned` (`setDisposable` comes after the subscription)
+    /// nor `grouped` yet, so there is nothing to dispose, and another thread (sending through
+    /// a kept observer) can meanwhile set only `stopped` and `disposed`, which this sets too:
+    /// its store loses nothing. Both may then see a live `previous`; a terminal event of a
+    /// slot not yet grouped has no effect beyond these bits, while one on the other thread
+    /// does its own (an error is forwarded once, by that thread).
+    @inlinable @inline(__always)
+    final func stopSubscribing(disposing: Bool) -> Int {
+        let bits = disposing ? Self.stopped | Self.disposed : Self.stopped
+        let previous = state.load(ordering: .relaxed)
+        assert(previous & (Self.assigned | Self.grouped) == 0, "stopSubscribing after the subscription")
+        state.store(previous | bits, ordering: .relaxed)
+        return previous
+    }
+
     /// `true` if `state` shows neither a terminal event nor disposal.
     @inlinable @inline(__always)
     static func isLive(_ state: Int) -> Bool {

@@ -15,6 +15,8 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType, Sendable {
     private init() {}
 
     /// `true` when no trampoline runs on this thread, so scheduling would run the work now.
+    /// Inlinable: every subscription asks, and the answer is one thread-local load.
+    @inlinable
     public static var isScheduleRequired: Bool {
         rx_trampoline_is_running() == 0
     }
