@@ -10,6 +10,14 @@ import WebSocket
 /// deadline, and the upgrade request goes to the handler's `webSocketDidOpen` rather than
 /// being kept: an idle connection holds only what it needs. Loop thread only.
 public final class WebSocketConnection {
+    /// Where the heartbeat is: the second ping is placed apart (`scheduleSecondPing`).
+    private enum Heartbeat {
+        case beforeFirstPing
+        case awaitingFirstPong
+        case awaitingPong
+        case betweenPings
+    }
+
     private enum State {
         /// Messages flow both ways.
         case open
@@ -34,7 +42,7 @@ public final class WebSocketConnection {
     /// ping interval plus the pong timeout, far below 49 days) is ever read.
     @exclusivity(unchecked) private var pingSentAt: UInt32 = 0
     @exclusivity(unchecked) private var state = State.open
-    @exclusivity(unchecked) private var awaitingPong = false
+    @exclusivity(unchecked) private var heartbeat = Heartbeat.beforeFirstPing
     @exclusivity(unchecked) private var didNotifyOpen = false
     /// The server's window bits when permessage-deflate was negotiated (0 when not); messages
     /// are then compressed with the server's shared streams (the connection owns no stream,
@@ -180,12 +188,12 @@ public final class WebSocketConnection {
     /// The one deadline: the next ping, the pong's, or the close handshake's.
     private func deadlinePassed() {
         switch state {
-        case .open where awaitingPong:
+        case .open where heartbeat == .awaitingFirstPong || heartbeat == .awaitingPong:
             // No pong in time: the peer is gone (no FIN ever came), so skip the handshake.
             tcp.close()
         case .open:
             guard configuration.pingInterval != nil else { return }
-            awaitingPong = true
+            heartbeat = heartbeat == .beforeFirstPing ? .awaitingFirstPong : .awaitingPong
             pingSentAt = UInt32(truncatingIfNeeded: tcp.loop.nowMilliseconds)
             writeFrame(.ping, UnsafeRawBufferPointer(start: nil, count: 0))
             tcp.flush()
@@ -197,7 +205,16 @@ public final class WebSocketConnection {
         }
     }
 
-    /// After a pong: the next ping keeps the heartbeat's cadence, an interval after the last
+    /// After the first ping's pong: the second ping sets the cadence the connection keeps, at a
+    /// phase spread over the whole interval (`PingPhases`).
+    private func scheduleSecondPing() {
+        guard let interval = server.timeouts.ping else { return tcp.clearDeadline() }
+        let now = tcp.loop.nowMilliseconds
+        let elapsed = UInt64(UInt32(truncatingIfNeeded: now) &- pingSentAt)
+        tcp.setDeadline(afterMilliseconds: server.pingPhases.secondPingDelay(interval: max(1, interval), sinceFirstPing: elapsed, now: now))
+    }
+
+    /// After a later pong: the next ping keeps the heartbeat's cadence, an interval after the last
     /// one (a tick that passed while the pong was awaited is skipped), on a slot boundary.
     private func scheduleNextPing() {
         guard let interval = server.timeouts.ping else { return tcp.clearDeadline() }
@@ -220,8 +237,11 @@ public final class WebSocketConnection {
             case .sendPong(let payload):
                 if state == .open { writeFrame(.pong, payload) }
             case .pongReceived:
-                if awaitingPong && state == .open {
-                    awaitingPong = false
+                if state == .open && heartbeat == .awaitingFirstPong {
+                    heartbeat = .betweenPings
+                    scheduleSecondPing()
+                } else if state == .open && heartbeat == .awaitingPong {
+                    heartbeat = .betweenPings
                     scheduleNextPing()
                 }
             case .peerClosed(let code, _):

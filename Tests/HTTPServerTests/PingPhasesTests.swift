@@ -43,6 +43,30 @@ final class PingPhasesTests: XCTestCase {
         }
     }
 
+    /// First pings bunched in time (a burst's shape: here all in the first eighth of the
+    /// interval, most in its first hundredth) give cadences spread over the whole interval once
+    /// each connection's second ping is placed: every tenth of the interval holds a tenth of
+    /// the connections' phases, and no gap from the first ping to the second exceeds the
+    /// interval and a slot.
+    func testSecondPingsSpreadTheCadencesOfABurstOverTheWholeInterval() {
+        var phases = PingPhases(offset: 0)
+        let interval: UInt64 = 30_000
+        let count = 10_000
+        var tenths = [Int](repeating: 0, count: 10)
+        for index in 0..<count {
+            let firstPing: UInt64 = index % 10 == 0 ? UInt64(index) % (interval / 8) : UInt64(index % 300)
+            let pong = firstPing + 3
+            let delay = phases.secondPingDelay(interval: interval, sinceFirstPing: 3, now: pong)
+            let secondPing = pong + delay
+            XCTAssertGreaterThan(secondPing, pong)
+            XCTAssertLessThanOrEqual(secondPing - firstPing, interval + PingPhases.longestSlot)
+            tenths[Int(secondPing % interval) * 10 / Int(interval)] += 1
+        }
+        for (tenth, held) in tenths.enumerated() {
+            XCTAssertLessThanOrEqual(abs(held - count / 10), count / 100, "tenth \(tenth) holds \(held)")
+        }
+    }
+
     /// A connection pinged late in a busy loop (up to half a slot) is due again on its own
     /// boundary: its pings never drift off the interval's cadence.
     func testPingsFiredLateKeepTheirBoundaries() {
