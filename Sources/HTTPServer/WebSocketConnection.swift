@@ -10,7 +10,7 @@ import WebSocket
 /// deadline, and the upgrade request goes to the handler's `webSocketDidOpen` rather than
 /// being kept: an idle connection holds only what it needs. Loop thread only.
 public final class WebSocketConnection {
-    /// Where the heartbeat is: the second ping is placed apart (`scheduleSecondPing`).
+    /// Where the heartbeat is: the second ping is placed apart (`scheduleNextPing(afterFirst:)`).
     private enum Heartbeat {
         case beforeFirstPing
         case awaitingFirstPong
@@ -205,24 +205,19 @@ public final class WebSocketConnection {
         }
     }
 
-    /// After the first ping's pong: the second ping sets the cadence the connection keeps, at a
-    /// phase spread over the whole interval (`PingPhases`).
-    private func scheduleSecondPing() {
-        guard let interval = server.timeouts.ping else { return tcp.clearDeadline() }
-        let now = tcp.loop.nowMilliseconds
-        let elapsed = UInt64(UInt32(truncatingIfNeeded: now) &- pingSentAt)
-        tcp.setDeadline(afterMilliseconds: server.pingPhases.secondPingDelay(interval: max(1, interval), sinceFirstPing: elapsed, now: now))
-    }
-
-    /// After a later pong: the next ping keeps the heartbeat's cadence, an interval after the last
-    /// one (a tick that passed while the pong was awaited is skipped), on a slot boundary.
-    private func scheduleNextPing() {
+    /// After a pong, the next ping. The first ping's pong places the second at a phase spread
+    /// over the whole interval (`PingPhases`), which sets the cadence the connection keeps;
+    /// after a later pong the next ping keeps that cadence, an interval after the last one (a
+    /// tick that passed while the pong was awaited is skipped), on a slot boundary.
+    private func scheduleNextPing(afterFirst: Bool) {
         guard let interval = server.timeouts.ping else { return tcp.clearDeadline() }
         let step = max(1, interval)
         let now = tcp.loop.nowMilliseconds
         let elapsed = UInt64(UInt32(truncatingIfNeeded: now) &- pingSentAt)
-        // The first tick of the cadence after now.
-        tcp.setDeadline(afterMilliseconds: server.pingPhases.onSlot(step - elapsed % step, interval: step, now: now))
+        let delay = afterFirst
+            ? server.pingPhases.secondPingDelay(interval: step, sinceFirstPing: elapsed, now: now)
+            : server.pingPhases.onSlot(step - elapsed % step, interval: step, now: now)  // the cadence's first tick after now
+        tcp.setDeadline(afterMilliseconds: delay)
     }
 
     // MARK: receiving
@@ -237,12 +232,10 @@ public final class WebSocketConnection {
             case .sendPong(let payload):
                 if state == .open { writeFrame(.pong, payload) }
             case .pongReceived:
-                if state == .open && heartbeat == .awaitingFirstPong {
+                if state == .open, heartbeat == .awaitingFirstPong || heartbeat == .awaitingPong {
+                    let afterFirst = heartbeat == .awaitingFirstPong
                     heartbeat = .betweenPings
-                    scheduleSecondPing()
-                } else if state == .open && heartbeat == .awaitingPong {
-                    heartbeat = .betweenPings
-                    scheduleNextPing()
+                    scheduleNextPing(afterFirst: afterFirst)
                 }
             case .peerClosed(let code, _):
                 if state == .open { writeClose(code) }
