@@ -346,9 +346,25 @@ def main():
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
-        for path, value in restore.items():
-            path.write_text(value)
+        restore_sysctls(restore)
     return result
+
+
+def restore_sysctls(restore, drain_seconds=180):
+    """Puts the raised limits back. The connection-tracking table keeps the run's closed
+    connections (TIME_WAIT) for two minutes: lowered below their count, it would drop every
+    new connection until they expire, so its limit waits (bounded) for them to go."""
+    count = Path("/proc/sys/net/netfilter/nf_conntrack_count")
+    for path, value in restore.items():
+        if path.name == "nf_conntrack_max" and count.exists():
+            deadline = time.monotonic() + drain_seconds
+            while int(count.read_text()) >= int(value) * 9 // 10 and time.monotonic() < deadline:
+                time.sleep(1)
+            if int(count.read_text()) >= int(value) * 9 // 10:
+                print(f"million: net.netfilter.nf_conntrack_max left at its raised value: "
+                      f"{int(count.read_text())} tracked connections have not expired")
+                continue
+        path.write_text(value)
 
 
 if __name__ == "__main__":
