@@ -239,3 +239,21 @@ def test_record_records_new_sessions_of_one_view_model_from_their_open_and_expor
         before.close()
         live.close()
         board.close()
+
+
+def test_what_a_dashboard_recorded_on_demand_is_removed_when_the_server_stops(tmp_path):
+    # The on-demand folder is made in the system's temporary folder: here a private one.
+    with support.start_rxlive(extra_args=["--admin-token", TOKEN], env={"TMPDIR": str(tmp_path)}) as process:
+        board = RawWebSocket(process.port, f"/ws/dashboard?token={TOKEN}")
+        assert board.receive_json()["ready"]["viewModel"] == "dashboard"
+        assert raw_output(board, "recording") == {"viewModel": None}
+        board.send_json({"input": "record", "value": "sum"})
+        assert raw_output(board, "recording") == {"viewModel": "sum"}
+        live, _ = sum_session_with(process.port, ["1", "2", "3"])
+        assert live.receive_json() == {"output": "sum", "value": 6}
+        live.close()
+        board.close()
+        folders = list(tmp_path.glob(f"rxlive-dashboard-{process.proc.pid}-*"))
+        assert len(folders) == 1 and list(folders[0].glob("*-sum-*.rxlive.jsonl")), list(tmp_path.iterdir())
+        assert process.stop() == 0
+    assert list(tmp_path.glob("rxlive-dashboard-*")) == []

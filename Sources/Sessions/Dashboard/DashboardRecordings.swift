@@ -80,6 +80,7 @@ final class DashboardRecordings: Sendable {
                 let folder = FileManager.default.temporaryDirectory.path
                     + "/rxlive-dashboard-\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"
                 state.onDemand = try SessionRecorder(directory: folder, maxFiles: Self.maxFiles, maxBytes: Self.maxBytes)
+                FoldersRemovedAtExit.add(folder)
             }
             state.armed = viewModel.isEmpty ? nil : viewModel
             isArmed.store(state.armed != nil, ordering: .relaxed)
@@ -104,5 +105,23 @@ final class DashboardRecordings: Sendable {
         // A live session's recorder may be writing its next line just now.
         let whole = data.lastIndex(of: UInt8(ascii: "\n")).map { data[...$0] } ?? Data()
         return (URL(fileURLWithPath: entry.path).lastPathComponent, String(decoding: whole, as: UTF8.self))
+    }
+}
+
+/// Private folders removed when the process exits normally (a stop by signal ends through
+/// `exit`): what a dashboard recorded on demand is handed out only while the server runs.
+enum FoldersRemovedAtExit {
+    private static let folders = Mutex<[String]>([])
+
+    static func add(_ folder: String) {
+        let isFirst = folders.withLock { folders in
+            folders.append(folder)
+            return folders.count == 1
+        }
+        if isFirst { atexit { FoldersRemovedAtExit.removeAll() } }
+    }
+
+    static func removeAll() {
+        for folder in folders.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: folder) }
     }
 }
