@@ -24,39 +24,32 @@ public struct HTTPRequestHead: Sendable, Equatable {
     public var version: (major: Int, minor: Int)
     /// Header fields in order, names as sent, values without surrounding whitespace.
     public var headers: [(name: String, value: String)] {
-        get { fields.map { ($0.name, $0.value) } }
-        set {
-            fields = newValue.map { HeaderField(name: $0.name, value: $0.value) }
-            fieldIndex = HeaderFieldIndex(fields)
-        }
+        get { (0..<fields.count).map { (fields.name($0), fields.value($0)) } }
+        set { fields = HeaderFields(newValue) }
     }
-    /// The fields as stored: an array of a struct is destroyed through the struct's own
-    /// value witness, where an array of tuples went through the runtime's generic tuple
-    /// destroy (about 600 instructions a request of five fields).
-    private(set) var fields: [HeaderField]
+    /// The fields as they came, made strings only when looked up.
+    private(set) var fields: HeaderFields
     /// Where the commonly looked-up fields are (kept by the parser as it reads the names).
-    private var fieldIndex: HeaderFieldIndex
+    private var fieldIndex: HeaderFieldIndex { fields.index }
     /// The body framing announced by the head.
     public var body: Body
 
     /// A head from its parts; `path` and `query` are split from `target`.
     public init(method: String, target: String, authority: String? = nil, version: (major: Int, minor: Int) = (1, 1),
                 headers: [(name: String, value: String)] = [], body: Body = .none) {
-        let fields = headers.map { HeaderField(name: $0.name, value: $0.value) }
-        self.init(method: method, target: target, pathAndQuery: nil, authority: authority, version: version, fields: fields,
-                  fieldIndex: HeaderFieldIndex(fields), body: body)
+        self.init(method: method, target: target, pathAndQuery: nil, authority: authority, version: version,
+                  fields: HeaderFields(headers), body: body)
     }
 
-    /// A head whose fields' `fieldIndex` is already known (the parser's), and its target's
-    /// path and query when the parser split them from the bytes.
+    /// A head of the parser's fields, and its target's path and query when the parser split
+    /// them from the bytes.
     init(method: String, target: String, pathAndQuery: (path: String, query: String?)?, authority: String?,
-         version: (major: Int, minor: Int), fields: [HeaderField], fieldIndex: HeaderFieldIndex, body: Body = .none) {
+         version: (major: Int, minor: Int), fields: HeaderFields, body: Body = .none) {
         self.method = method
         self.target = target
         self.authority = authority
         self.version = version
         self.fields = fields
-        self.fieldIndex = fieldIndex
         self.body = body
         if let pathAndQuery {
             (path, query) = pathAndQuery
@@ -80,7 +73,7 @@ public struct HTTPRequestHead: Sendable, Equatable {
     /// The first value of the header `name` (case-insensitive), if present.
     public func header(_ name: String) -> String? {
         if let common = indexed(name) { return field(common).first }
-        return fields.first { Self.sameName($0.name, name) }?.value
+        return headerCount(named: name).first
     }
 
     /// The host the request is for: an absolute-form target's authority, which overrides
@@ -89,10 +82,19 @@ public struct HTTPRequestHead: Sendable, Equatable {
         authority ?? field(.host).first
     }
 
+    /// Whether the `Host` field, when there is one, names a host `policy` accepts: read in
+    /// place (the parser has refused a head with more than one).
+    func hostFieldIsAccepted(by policy: HostPolicy) -> Bool {
+        guard fieldIndex.isComplete else { return field(.host).first.map(policy.accepts(host:)) ?? true }
+        let (count, first) = fieldIndex.fields(.host)
+        if count == 0 { return true }
+        return fields.withValue(first) { value in policy.accepts(hostBytes: value) }
+    }
+
     /// Every value of the header `name` (case-insensitive), in order.
     public func headers(named name: String) -> [String] {
         if let common = indexed(name) { return values(of: common) }
-        return fields.filter { Self.sameName($0.name, name) }.map(\.value)
+        return fields.values(named: name)
     }
 
     /// How many fields are named `name` (2 standing for "more than one" when the head has
@@ -120,7 +122,37 @@ public struct HTTPRequestHead: Sendable, Equatable {
             return (min(count, 2), first)
         }
         let (count, first) = fieldIndex.fields(name)
-        return (count, count == 0 ? nil : fields[first].value)
+        return (count, count == 0 ? nil : fields.value(first))
+    }
+
+    /// How many headers have the common name `name` (an indexed one): 0, 1, or 2 for two or
+    /// more; no value is made.
+    func fieldCount(_ name: CommonHeaderName) -> Int {
+        guard fieldIndex.isComplete else { return min(headerCount(named: name.lowercasedString).count, 2) }
+        return fieldIndex.fields(name).count
+    }
+
+    /// `body` of the bytes of the one header with the common name `name` (an indexed one), or
+    /// nil when there is none or more than one; no `String` is made.
+    func withOnlyFieldValue<Result>(_ name: CommonHeaderName, _ body: (UnsafeBufferPointer<UInt8>?) -> Result) -> Result {
+        guard fieldIndex.isComplete else {
+            let (count, first) = headerCount(named: name.lowercasedString)
+            guard count == 1, var value = first else { return body(nil) }
+            return value.withUTF8 { body($0) }
+        }
+        let (count, first) = fieldIndex.fields(name)
+        return count == 1 ? fields.withValue(first, body) : body(nil)
+    }
+
+    /// Whether some header with the common name `name` (an indexed one) is `usual` exactly,
+    /// compared in place, or has a value `predicate` accepts.
+    @inline(__always)
+    func containsField(_ name: CommonHeaderName, usually usual: StaticString, where predicate: (String) -> Bool) -> Bool {
+        if fieldIndex.isComplete {
+            let (count, first) = fieldIndex.fields(name)
+            if count == 1 && fields.valueIs(first, usual) { return true }
+        }
+        return containsField(name, where: predicate)
     }
 
     /// Every value of the headers with the common name `name` (an indexed one), in order.
@@ -128,7 +160,7 @@ public struct HTTPRequestHead: Sendable, Equatable {
         switch field(name) {
         case (0, _): []
         case (1, let first?): [first]
-        default: fields.filter { Self.sameName($0.name, name.lowercasedString) }.map(\.value)
+        default: fields.values(named: name.lowercasedString)
         }
     }
 
@@ -138,7 +170,7 @@ public struct HTTPRequestHead: Sendable, Equatable {
         switch field(name) {
         case (0, _): false
         case (1, let first?): predicate(first)
-        default: fields.contains { Self.sameName($0.name, name.lowercasedString) && predicate($0.value) }
+        default: (0..<fields.count).contains { fields.hasName($0, name.lowercasedString) && predicate(fields.value($0)) }
         }
     }
 
@@ -147,30 +179,11 @@ public struct HTTPRequestHead: Sendable, Equatable {
     func headerCount(named name: String) -> (count: Int, first: String?) {
         var count = 0
         var first: String?
-        // By index: a `for header in headers` copied each name and value (a retain and a
-        // release of each) to compare the name alone.
-        for index in fields.indices where Self.sameName(fields[index].name, name) {
-            if count == 0 { first = fields[index].value }
+        for index in 0..<fields.count where fields.hasName(index, name) {
+            if count == 0 { first = fields.value(index) }
             count += 1
         }
         return (count, first)
-    }
-
-    /// Header names compared byte by byte with ASCII case folded (lowercasing both names for
-    /// each comparison allocated two strings). Read in place: `withUTF8` on copies of both
-    /// strings cost about 110 instructions a call.
-    static func sameName(_ lhs: String, _ rhs: String) -> Bool {
-        guard lhs.utf8.count == rhs.utf8.count else { return false }
-        let same = lhs.utf8.withContiguousStorageIfAvailable { left in
-            rhs.utf8.withContiguousStorageIfAvailable { right in
-                for index in 0..<left.count
-                where ASCIITokenList.lowercase(left[index]) != ASCIITokenList.lowercase(right[index]) { return false }
-                return true
-            }
-        }
-        if let same, let same { return same }
-        // A bridged string without contiguous UTF-8 (not one this server makes).
-        return lhs.utf8.elementsEqual(rhs.utf8) { ASCIITokenList.lowercase($0) == ASCIITokenList.lowercase($1) }
     }
 
     /// True when the `Connection` header lists `token` (case-insensitive; `token` in lower case).
@@ -190,12 +203,6 @@ public struct HTTPRequestHead: Sendable, Equatable {
         lhs.method == rhs.method && lhs.target == rhs.target && lhs.authority == rhs.authority && lhs.version == rhs.version
             && lhs.body == rhs.body && lhs.fields == rhs.fields
     }
-}
-
-/// One header field: its name as sent and its value without surrounding whitespace.
-struct HeaderField: Sendable, Equatable {
-    var name: String
-    var value: String
 }
 
 extension StringProtocol {

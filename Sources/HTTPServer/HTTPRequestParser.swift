@@ -68,6 +68,8 @@ public enum HTTPRequestParser {
     private static func parseLines(bytes head: UnsafeBufferPointer<UInt8>, maxHeaderCount: Int,
                                    lineEnds: UnsafeMutableBufferPointer<Int>, lineCount: Int) -> Result<HTTPRequestHead, HTTPParseError> {
         let requestLineEnd = lineEnds[0]
+        // Fields are found by 32-bit offsets (a head is at most `maxHeadSize`, 16 KiB by default).
+        guard head.count <= Int(UInt32.max) else { return .failure(.headTooLarge) }
         guard requestLineEnd > 0 else { return .failure(.badRequest("empty request line")) }
         if lineCount - 1 > maxHeaderCount { return .failure(.tooManyHeaders) }
 
@@ -116,8 +118,11 @@ public enum HTTPRequestParser {
             return .failure(.badRequest("bad authority in the target"))
         }
 
-        var fields: [HeaderField] = []
-        fields.reserveCapacity(lineCount - 1)
+        // The fields' bytes are kept as they came, from the first header line on; each field is
+        // a span of offsets into them, and becomes strings only when looked up.
+        let fieldsStart = min(requestLineEnd + 2, head.count)
+        var spans: [HeaderFields.Span] = []
+        spans.reserveCapacity(lineCount - 1)
         var fieldIndex = HeaderFieldIndex()
         var lineStart = requestLineEnd + 2
         // The first Host's value, checked in place below.
@@ -140,21 +145,22 @@ public enum HTTPRequestParser {
             var valueEnd = line.endIndex
             while valueStart < valueEnd, head[valueStart] == space || head[valueStart] == tab { valueStart += 1 }
             while valueEnd > valueStart, head[valueEnd - 1] == space || head[valueEnd - 1] == tab { valueEnd -= 1 }
-            fieldIndex.note(common?.name, at: fields.count)
-            let value = UnsafeBufferPointer(rebasing: head[valueStart..<valueEnd])
-            if common?.name == .host && hostValue == nil { hostValue = value }
-            fields.append(HeaderField(name: CommonHeaderName.string(of: name, classified: common),
-                                      value: CommonHeaderName.string(ofValue: value, classified: common?.name)))
+            fieldIndex.note(common?.name, at: spans.count)
+            if common?.name == .host && hostValue == nil { hostValue = UnsafeBufferPointer(rebasing: head[valueStart..<valueEnd]) }
+            spans.append(HeaderFields.Span(nameStart: UInt32(line.startIndex - fieldsStart), nameEnd: UInt32(colon - fieldsStart),
+                                           valueStart: UInt32(valueStart - fieldsStart), valueEnd: UInt32(valueEnd - fieldsStart),
+                                           classified: common))
         }
+        let fields = HeaderFields(bytes: Array(UnsafeBufferPointer(rebasing: head[fieldsStart...])), spans: spans, index: fieldIndex)
 
         let method = UnsafeBufferPointer(rebasing: methodBytes)
         let request = HTTPRequestHead(method: CommonHeaderName.string(of: method, usually: "GET", "GET"),
                                       target: target, pathAndQuery: pathAndQuery, authority: authority, version: version,
-                                      fields: fields, fieldIndex: fieldIndex)
+                                      fields: fields)
         // RFC 9112 §3.2: more than one Host is 400 in every version, none in 1.1 too.
-        let hosts = request.field(.host)
-        if hosts.count > 1 { return .failure(.badRequest("more than one Host")) }
-        if version.minor >= 1 && hosts.count == 0 { return .failure(.badRequest("HTTP/1.1 needs a Host")) }
+        let hosts = request.fieldCount(.host)
+        if hosts > 1 { return .failure(.badRequest("more than one Host")) }
+        if version.minor >= 1 && hosts == 0 { return .failure(.badRequest("HTTP/1.1 needs a Host")) }
         // An empty Host is allowed (a target without authority); any other must be host[:port].
         if let hostValue, !hostValue.isEmpty, !HostPolicy.isWellFormed(hostBytes: hostValue) {
             return .failure(.badRequest("bad Host"))

@@ -239,7 +239,11 @@ public final class HTTPServer {
     func route(_ request: HTTPRequestHead) -> Routing {
         // HTTP/1.1 requires Host (the decoder answers 400 without it); only 1.0 may omit it. An
         // absolute-form target's authority is the host checked (RFC 9112 §3.2.2).
-        if let host = request.host, !hostPolicy.accepts(host: host) { return .response(.error(421)) }
+        if let authority = request.authority {
+            if !hostPolicy.accepts(host: authority) { return .response(.error(421)) }
+        } else if !request.hostFieldIsAccepted(by: hostPolicy) {
+            return .response(.error(421))
+        }
         let isGetOrHead = request.method == "GET" || request.method == "HEAD"
         // Made only when it is the answer (an upgrade, the usual request, never needs it).
         var notAllowed: HTTPResponse { HTTPResponse.error(405, headers: [("Allow", "GET, HEAD")]) }

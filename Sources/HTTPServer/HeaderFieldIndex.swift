@@ -13,13 +13,6 @@ struct HeaderFieldIndex: Sendable {
     /// The index of no fields.
     init() {}
 
-    /// The index of `fields`, each name recognised once.
-    init(_ fields: [HeaderField]) {
-        for position in fields.indices {
-            note(CommonHeaderName.classify(fields[position].name), at: position)
-        }
-    }
-
     /// Notes that the field at `position` (fields noted in order) has the common name `name`,
     /// if any.
     @inline(__always)

@@ -62,6 +62,12 @@ struct HostPolicy {
         return anyHost || names.contains(name)
     }
 
+    /// `accepts(host:)` of a Host header's bytes, read in place.
+    func accepts(hostBytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        if let shortList, let accepted = acceptsASCII(hostBytes, among: shortList) { return accepted }
+        return accepts(host: String(decoding: hostBytes, as: UTF8.self))
+    }
+
     /// `accepts(host:)` of a Host header's bytes, its name compared with `list` in place;
     /// nil when the header is not ASCII (the Unicode path decides).
     private func acceptsASCII(_ header: UnsafeBufferPointer<UInt8>, among list: [[UInt8]]) -> Bool? {
@@ -84,6 +90,39 @@ struct HostPolicy {
     func allows(origin: String, host: String) -> Bool {
         let origin = origin.lowercased()
         return anyOrigin || extraOrigins.contains(origin) || origin == "\(scheme)://\(host.lowercased())"
+    }
+
+    /// `allows(origin:host:)` of the Origin and Host fields' bytes, read in place: the usual
+    /// answer (the page's own origin, no extra origins) with no string made, lowercased or
+    /// hashed (about 2,300 instructions a browser's upgrade).
+    func allows(originBytes origin: UnsafeBufferPointer<UInt8>, hostBytes host: UnsafeBufferPointer<UInt8>) -> Bool {
+        if anyOrigin { return true }
+        let isASCII = !origin.contains { $0 >= 0x80 } && !host.contains { $0 >= 0x80 }
+        if isASCII && isOwnOrigin(origin, host: host) { return true }
+        // Both ASCII: lowercasing is ASCII's, so the comparison above was the whole answer.
+        if isASCII && extraOrigins.isEmpty { return false }
+        return allows(origin: String(decoding: origin, as: UTF8.self), host: String(decoding: host, as: UTF8.self))
+    }
+
+    /// Whether `origin` is `scheme://host`, ASCII letters folded.
+    private func isOwnOrigin(_ origin: UnsafeBufferPointer<UInt8>, host: UnsafeBufferPointer<UInt8>) -> Bool {
+        var scheme = scheme
+        return scheme.withUTF8 { scheme in
+            guard origin.count == scheme.count + 3 + host.count else { return false }
+            var offset = 0
+            for byte in scheme {
+                guard ASCIITokenList.lowercase(origin[offset]) == byte else { return false }
+                offset += 1
+            }
+            guard origin[offset] == UInt8(ascii: ":"), origin[offset + 1] == UInt8(ascii: "/"),
+                  origin[offset + 2] == UInt8(ascii: "/") else { return false }
+            offset += 3
+            for byte in host {
+                guard ASCIITokenList.lowercase(origin[offset]) == ASCIITokenList.lowercase(byte) else { return false }
+                offset += 1
+            }
+            return true
+        }
     }
 
     /// The lowercased host of a Host header without its port; nil when it is malformed (no

@@ -11,20 +11,17 @@ enum WebSocketUpgrade {
 
     static func evaluate(_ request: HTTPRequestHead, hostPolicy: HostPolicy) -> Verdict {
         guard request.method == "GET" else { return .refuse(.error(405, headers: [("Allow", "GET")])) }
-        // The usual values first, compared whole: the parser hands them out as these very
-        // literals, so the comparison is of two words.
-        guard request.containsField(.upgrade, where: { $0 == "websocket" || WebSocketHandshake.headerValue($0, containsToken: "websocket") }) else {
+        // The usual values first, compared whole in the head's bytes.
+        guard request.containsField(.upgrade, usually: "websocket", where: { WebSocketHandshake.headerValue($0, containsToken: "websocket") }) else {
             return .refuse(.error(426, headers: [("Upgrade", "websocket"), ("Sec-WebSocket-Version", "13")]))
         }
         guard request.version.minor >= 1, request.body == .none else { return .refuse(.error(400)) }
-        guard request.containsField(.connection, where: { $0 == "Upgrade" || WebSocketHandshake.headerValue($0, containsToken: "upgrade") }) else {
+        guard request.containsField(.connection, usually: "Upgrade", where: { WebSocketHandshake.headerValue($0, containsToken: "upgrade") }) else {
             return .refuse(.error(400))
         }
-        let versions = request.field(.secWebSocketVersion)
-        guard versions.count == 1, let version = versions.first else {
-            return .refuse(.error(400, headers: [("Sec-WebSocket-Version", "13")]))
-        }
-        guard version == "13" || WebSocketHandshake.isSupportedVersion(version) else {
+        let versionCount = request.fieldCount(.secWebSocketVersion)
+        guard versionCount == 1 else { return .refuse(.error(400, headers: [("Sec-WebSocket-Version", "13")])) }
+        guard request.containsField(.secWebSocketVersion, usually: "13", where: WebSocketHandshake.isSupportedVersion) else {
             return .refuse(.error(426, headers: [("Sec-WebSocket-Version", "13")]))
         }
         let keys = request.field(.secWebSocketKey)
@@ -36,10 +33,17 @@ enum WebSocketUpgrade {
     /// No Origin (non-browser clients) passes; otherwise it must be the page's own origin
     /// (the server's scheme with the request's Host, which routing already checked) or listed.
     static func isOriginAllowed(_ request: HTTPRequestHead, hostPolicy: HostPolicy) -> Bool {
-        let origins = request.field(.origin)
-        guard let origin = origins.first else { return true }
-        guard origins.count == 1 else { return false }
-        return hostPolicy.allows(origin: origin, host: request.host ?? "")
+        switch request.fieldCount(.origin) {
+        case 0: return true
+        case 1: break
+        default: return false
+        }
+        if request.authority == nil, request.fieldCount(.host) == 1 {
+            return request.withOnlyFieldValue(.origin) { origin in
+                request.withOnlyFieldValue(.host) { host in hostPolicy.allows(originBytes: origin!, hostBytes: host!) }
+            }
+        }
+        return hostPolicy.allows(origin: request.field(.origin).first ?? "", host: request.host ?? "")
     }
 
     /// The permessage-deflate settings for the request's `Sec-WebSocket-Extensions` offers:

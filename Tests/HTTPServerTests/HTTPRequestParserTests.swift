@@ -24,6 +24,23 @@ final class HTTPRequestParserTests: XCTestCase {
         XCTAssertEqual(request.headers.count, 2)
     }
 
+    /// A parsed head keeps its fields' bytes with the colons and spaces between them; one
+    /// made from names and values has none: the two are equal when names and values are, and
+    /// any change of a name's case or a value's byte tells them apart.
+    func testParsedAndMadeHeadsAreEqualByTheirNamesAndValues() throws {
+        let parsed = try parse(Array("GET / HTTP/1.1\r\nHost:  h \r\nX-A:\tone two\r\nx-b:".utf8)).get()
+        let made = HTTPRequestHead(method: "GET", target: "/", headers: [("Host", "h"), ("X-A", "one two"), ("x-b", "")])
+        XCTAssertEqual(parsed, made)
+        XCTAssertEqual(parsed.headers.map(\.value), ["h", "one two", ""])
+        XCTAssertNotEqual(parsed, HTTPRequestHead(method: "GET", target: "/", headers: [("Host", "h"), ("x-a", "one two"), ("x-b", "")]))
+        XCTAssertNotEqual(parsed, HTTPRequestHead(method: "GET", target: "/", headers: [("Host", "h"), ("X-A", "one twO"), ("x-b", "")]))
+        XCTAssertNotEqual(parsed, HTTPRequestHead(method: "GET", target: "/", headers: [("Host", "h"), ("X-A", "one two")]))
+        var changed = parsed
+        changed.headers = [("Host", "h"), ("X-A", "one two"), ("x-b", "!")]
+        XCTAssertNotEqual(parsed, changed)
+        XCTAssertEqual(changed.header("X-B"), "!")
+    }
+
     func testAControlCharacterAtAnyPlaceIsRefused() {
         for byte: UInt8 in [0x00, 0x01, 0x0A, 0x0D, 0x1B, 0x1F, 0x7F] {
             for place in 0...head.count {

@@ -96,4 +96,29 @@ final class WebSocketUpgradeTests: XCTestCase {
         XCTAssertFalse(policy.accepts(host: "::1"), line: line)
         XCTAssertFalse(policy.accepts(host: ""), line: line)
     }
+
+    /// The Origin check made on the fields' bytes answers as the one made on strings, for
+    /// own, foreign, cased, non-ASCII and listed origins.
+    func testTheOriginCheckOnBytesAgreesWithTheCheckOnStrings() {
+        let origins = ["http://localhost:8080", "HTTP://LocalHost:8080", "https://localhost:8080", "http://localhost:808",
+                       "http://localhost:80800", "http://évil.example", "http://LOCALHOST:8080/", "https://app.example",
+                       "HTTPS://APP.EXAMPLE", "http:/localhost:8080", "", "null"]
+        let hosts = ["localhost:8080", "LOCALHOST:8080", "localhost", "hôst:8080"]
+        for extra in [[], ["https://app.example"], ["*"]] {
+            for scheme in ["http", "https"] {
+                let policy = policy(extra, scheme: scheme)
+                for origin in origins {
+                    for host in hosts {
+                        var originText = origin
+                        var hostText = host
+                        let onBytes = originText.withUTF8 { origin in hostText.withUTF8 { policy.allows(originBytes: origin, hostBytes: $0) } }
+                        XCTAssertEqual(onBytes, policy.allows(origin: origin, host: host), "\(origin) \(host) \(extra) \(scheme)")
+                    }
+                }
+            }
+        }
+        // The check against a parsed head: the page's own origin in any case passes, another fails.
+        XCTAssertEqual(status(WebSocketUpgrade.evaluate(request([("Origin", "hTTp://LOCALhost:8080")]), hostPolicy: policy())), 101)
+        XCTAssertEqual(status(WebSocketUpgrade.evaluate(request([("Origin", "http://localhost:8081")]), hostPolicy: policy())), 403)
+    }
 }
