@@ -6,7 +6,8 @@
 /// Not copyable: it owns its memory, freed when it goes.
 struct RecordingBuffer: ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
+    /// The bytes it holds before it must grow.
+    private(set) var capacity: Int
     /// The bytes held.
     private(set) var count = 0
 
