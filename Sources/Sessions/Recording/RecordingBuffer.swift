@@ -6,7 +6,8 @@
 /// Not copyable: it owns its memory, freed when it goes.
 struct RecordingBuffer: ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
+    /// The bytes it holds before it must grow.
+    private(set) var capacity: Int
     /// The bytes held.
     private(set) var count = 0
 
@@ -63,26 +64,25 @@ struct RecordingBuffer: ~Copyable {
         count &+= bytes.count
     }
 
-    /// Copies `bytes` to `target`: 8 to 64 bytes (most lines' rest) as words, the last ones overlapping, not a call.
+    /// Copies `bytes` to `target`: 8 to 64 bytes (most lines' rest) in two or four 16-byte
+    /// moves, or two words, the last ones overlapping: no loop and no call.
     @inline(__always)
     private static func copy(_ bytes: UnsafeRawBufferPointer, to target: UnsafeMutableRawPointer) {
         guard let source = bytes.baseAddress else { return }
         let length = bytes.count
-        func copyWord(at offset: Int) {
-            (target + offset).storeBytes(of: (source + offset).loadUnaligned(as: UInt64.self), as: UInt64.self)
+        func copy<Chunk: BitwiseCopyable>(_: Chunk.Type, at offset: Int) {
+            (target + offset).storeBytes(of: (source + offset).loadUnaligned(as: Chunk.self), as: Chunk.self)
         }
         if length >= 16 && length <= 64 {
-            var offset = 0
-            while offset &+ 16 < length {
-                copyWord(at: offset)
-                copyWord(at: offset &+ 8)
-                offset &+= 16
+            copy(SIMD16<UInt8>.self, at: 0)
+            copy(SIMD16<UInt8>.self, at: length &- 16)
+            if length > 32 {  // [0, 32) and [length - 32, length) cover the rest
+                copy(SIMD16<UInt8>.self, at: 16)
+                copy(SIMD16<UInt8>.self, at: length &- 32)
             }
-            copyWord(at: length &- 16)
-            copyWord(at: length &- 8)
         } else if length >= 8 && length < 16 {
-            copyWord(at: 0)
-            copyWord(at: length &- 8)
+            copy(UInt64.self, at: 0)
+            copy(UInt64.self, at: length &- 8)
         } else if length > 0 {
             target.copyMemory(from: source, byteCount: length)
         }

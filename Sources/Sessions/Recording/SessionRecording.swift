@@ -1,6 +1,5 @@
 import FoundationEssentials
 import Glibc
-import RxSwift
 import Synchronization
 
 /// One session's recording: its file, written by the session as each input is accepted and
@@ -8,7 +7,7 @@ import Synchronization
 /// (`WireClient.answers`). Each line goes straight into the buffer from what the session
 /// already holds: an input's decoded value, an output's message as the client gets it; the
 /// buffer is written 16 KiB at a time and at the end.
-final class SessionRecording: ServiceAnswering, @unchecked Sendable {  // mutable state is in `state`, a mutex, but `inputInHand`, the session thread's own
+final class SessionRecording: ServiceAnswering, @unchecked Sendable {  // `state` is guarded by `locked`; `inputInHand` is the session thread's own
     private struct State: ~Copyable {
         var buffer: RecordingBuffer
         var written = 0
@@ -16,8 +15,12 @@ final class SessionRecording: ServiceAnswering, @unchecked Sendable {  // mutabl
         var truncated = false
         let maxBytes: Int
         /// The buffer's count past which a line's end has work (`endLine`): the file's bound
-        /// less the truncation marker, or a full buffer; one comparison per line.
+        /// less the truncation marker, or a full buffer.
         var endLineLimit = 0
+        /// The most a line may take the count to with nothing checked but that: within the
+        /// buffer's room (less the truncation marker's) and `endLineLimit`; below 0 once the
+        /// file is closed or truncated. One comparison per line (`write`).
+        var roomyLimit = -1
         /// The time of the last line written with one: an output line at that time is
         /// written without (`output(message:at:)`).
         var lastTime: UInt64 = .max
@@ -27,7 +30,13 @@ final class SessionRecording: ServiceAnswering, @unchecked Sendable {  // mutabl
 
     /// The file (a dashboard's export reads it).
     let path: String
-    private let state: Mutex<State>
+    /// Whether a thread holds `state`: a lock bit, since each line holds it for a few dozen
+    /// instructions (two atomic operations a line less than a `Mutex`'s, which needs its
+    /// thread's id) and only service answers and off-thread outputs ever wait. A flush holds it
+    /// through a `write` of at most 16 KiB; a waiter yields meanwhile.
+    private let locked = Atomic<Bool>(false)
+    /// Touched only while `locked` is held (`withLock`), so its accesses go unchecked.
+    @exclusivity(unchecked) private var state: State
     /// When the session opened, on `recordingClock()`.
     private let start = recordingClock()
     private let maxBytes: Int
@@ -37,9 +46,14 @@ final class SessionRecording: ServiceAnswering, @unchecked Sendable {  // mutabl
     private let inputHeadEnds: [Int]
     /// Which inputs are secret: recorded as their length, never their value.
     private let secretInputs: [Bool]
+    /// Whether any is: most view models have none, and their inputs skip the lookup.
+    private let hasSecrets: Bool
     /// The time of the input the session is handling, `.max` between inputs: set and read on
     /// the session's thread only (`input`, `inputHandled`, `output(message:onSessionThread:)`).
     private var inputInHand: UInt64 = .max
+    /// Where `input(asSent:)` reads the clock, on the session's thread only: a reading on the
+    /// stack would cost that path a stack guard's check.
+    @exclusivity(unchecked) private var inputClockReading = timespec()
 
     init(path: String, descriptor: Int32, header: String, inputs: [WireInputs.Declaration], maxBytes: Int,
          recorder: SessionRecorder) {
@@ -49,7 +63,7 @@ final class SessionRecording: ServiceAnswering, @unchecked Sendable {  // mutabl
         buffer.put(text: header)
         var initial = State(buffer: buffer, descriptor: descriptor, maxBytes: maxBytes)
         Self.setEndLineLimit(&initial)
-        state = Mutex(initial)
+        state = initial
         self.maxBytes = maxBytes
         self.recorder = recorder
         var heads: [UInt8] = []
@@ -61,9 +75,24 @@ final class SessionRecording: ServiceAnswering, @unchecked Sendable {  // mutabl
         }
         inputHeads = FixedBytes(heads)
         secretInputs = inputs.map(\.secret)
+        hasSecrets = secretInputs.contains(true)
     }
 
-    private func time() -> UInt64 { recordingClock() &- start }
+    /// `body` with the state, `locked` held.
+    @inline(__always)
+    private func withLock<Result>(_ body: (inout State) -> Result) -> Result {
+        if locked.exchange(true, ordering: .acquiring) { waitForLock() }
+        defer { locked.store(false, ordering: .releasing) }
+        return body(&state)
+    }
+
+    @inline(never)
+    private func waitForLock() {
+        repeat { sched_yield() } while locked.load(ordering: .relaxed) || locked.exchange(true, ordering: .acquiring)
+    }
+
+    /// Microseconds since the session opened.
+    func time() -> UInt64 { recordingClock() &- start }
 
     /// An input event the session accepted, from `message`, the client's message (UTF-8, valid
     /// during the call). A message in a plain shape (`isPlain`: `{"input":"<name>"}` or
@@ -73,15 +102,30 @@ final class SessionRecording: ServiceAnswering, @unchecked Sendable {  // mutabl
     /// line has its length only, never the value.
     /// Called on the session's thread, which calls `inputHandled()` once the input is fed: the
     /// outputs made meanwhile on that thread share the input's time.
-    @inline(__always)  // into the session's message path: a call and its frame less per input
+    @inline(__always)  // into the session's message path: the plain line's call takes the message alone
     func input(_ event: InputTable.Event, message: UnsafeRawBufferPointer, isPlain: Bool) {
+        if isPlain && !(hasSecrets && secretInputs[event.index]) {
+            input(asSent: message)
+        } else {
+            input(decoded: event)
+        }
+    }
+
+    /// Any other input's line, from its event.
+    @inline(never)  // out of the session's message path, which would otherwise hold a clock reading's frame
+    private func input(decoded event: InputTable.Event) {
         let t = time()
         inputInHand = t
-        if isPlain && !secretInputs[event.index] {
-            writeLine(at: t, continuing: message)
-        } else {
-            writeInput(event, at: t)
-        }
+        writeInput(event, at: t)
+    }
+
+    /// A plain input's line: its message with the time put first.
+    @inline(never)  // the message path keeps a call of two arguments: inlined, the whole `input` would stop being inlined there
+    private func input(asSent message: UnsafeRawBufferPointer) {
+        clock_gettime(CLOCK_MONOTONIC, &inputClockReading)
+        let t = Self.microseconds(inputClockReading) &- start
+        inputInHand = t
+        writeLine(at: t, continuing: message)
     }
 
     /// The input `input` recorded has been fed to the view model.
@@ -161,12 +205,18 @@ final class SessionRecording: ServiceAnswering, @unchecked Sendable {  // mutabl
     func output(message: UnsafeRawBufferPointer, onSessionThread: Bool) {
         let t = onSessionThread ? inputInHand : .max
         guard t != .max else {
-            writeLine(at: time(), continuing: message)
+            output(atItsOwnTime: message)
             return
         }
-        let rest = UnsafeRawBufferPointer(rebasing: message[1...])  // a message is never empty
+        let rest = Self.afterFirstByte(message)
         write(room: 5 &+ RecordingBuffer.roomForDecimal &+ 1 &+ rest.count &+ 1, at: t, { $0.putTimedLine(t, continuing: rest) },
               orWhenContinuing: true, { $0.putLine(message) })
+    }
+
+    /// An output element made off the session's thread or between inputs.
+    @inline(never)  // out of the output's path, which would otherwise hold a clock reading's frame
+    private func output(atItsOwnTime message: UnsafeRawBufferPointer) {
+        writeLine(at: time(), continuing: message)
     }
 
     /// `{"t":<t>,` and `message` but its first byte (a `{`), and a newline: the line of a message
@@ -174,8 +224,15 @@ final class SessionRecording: ServiceAnswering, @unchecked Sendable {  // mutabl
     /// closure, all in reserved room.
     @inline(__always)
     private func writeLine(at t: UInt64, continuing message: UnsafeRawBufferPointer) {
-        let rest = UnsafeRawBufferPointer(rebasing: message[1...])  // a message is never empty
+        let rest = Self.afterFirstByte(message)
         write(room: 5 &+ RecordingBuffer.roomForDecimal &+ 1 &+ rest.count &+ 1, at: t) { $0.putTimedLine(t, continuing: rest) }
+    }
+
+    /// `message` but its first byte, unchecked: a plain input's message and an output's both
+    /// begin `{"`, so neither is empty.
+    @inline(__always)
+    private static func afterFirstByte(_ message: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: message.baseAddress.unsafelyUnwrapped + 1, count: message.count &- 1)
     }
 
     /// An output failed: `{"t":…,"output":"<name>","error":"<error>"}`.
@@ -184,46 +241,23 @@ final class SessionRecording: ServiceAnswering, @unchecked Sendable {  // mutabl
         append(RecordingLine.event(t, "output", name, RecordingLine.string("error", "\(error)")), at: t)
     }
 
-    func answers<Element: Codable>(
-        _ service: String, request: @escaping () -> Observable<Element>,
-        encodeFailure: @escaping @Sendable (any Error) -> String?, decodeFailure: @escaping @Sendable (String) -> (any Error)?
-    ) -> Observable<Element> {
-        Observable.deferred { [self] in
-            let call = state.withLock { state in
-                defer { state.calls[service, default: 0] += 1 }
-                return state.calls[service, default: 0]
-            }
-            let t = time()
-            append(RecordingLine.event(t, "call", service, ",\"n\":\(call)"), at: t)
-            // An answer given while subscribing is replayed the same way, without a tick between.
-            let subscribing = SubscribingFlag()
-            func answer(_ fields: String) {
-                let sync = subscribing.isOn ? ",\"sync\":true" : ""
-                let t = time()
-                append(RecordingLine.event(t, "answer", service, ",\"n\":\(call)" + sync + fields), at: t)
-            }
-            return request().do(
-                onNext: { value in
-                    if let json = try? WireJSON.encode(value) { answer(",\"value\":" + json) }
-                    else { answer(RecordingLine.string("error", "the answer could not be encoded")) }
-                },
-                onError: { error in
-                    if let json = encodeFailure(error) { answer(",\"failure\":" + json) }
-                    else { answer(RecordingLine.string("error", "\(error)")) }
-                },
-                onCompleted: { answer(",\"completed\":true") },
-                onSubscribed: { subscribing.isOn = false })
+    /// The number of `service`'s next call, from 0.
+    func nextCall(of service: String) -> Int {
+        withLock { state in
+            defer { state.calls[service, default: 0] += 1 }
+            return state.calls[service, default: 0]
         }
     }
 
     /// Adds `line`, made at `t`.
-    private func append(_ line: String, at t: UInt64) {
+    func append(_ line: String, at t: UInt64) {
         var line = line
         line.withUTF8 { bytes in write(room: bytes.count, at: t) { $0.put(UnsafeRawBufferPointer(bytes)) } }
     }
 
     /// Adds a line of at most `room` bytes, with time `t`, to the buffer with `make`, unless
-    /// the file is closed or truncated.
+    /// the file is closed or truncated. A line that keeps the count within `roomyLimit` (most)
+    /// checks nothing else; any other makes room first and ends by `endLine`.
     @inline(__always)  // the line's closure folds into the caller
     private func write(room: Int, at t: UInt64, _ make: (inout RecordingBuffer) -> Void) {
         write(room: room, at: t, make, orWhenContinuing: false, make)
@@ -234,33 +268,48 @@ final class SessionRecording: ServiceAnswering, @unchecked Sendable {  // mutabl
     @inline(__always)
     private func write(room: Int, at t: UInt64, _ make: (inout RecordingBuffer) -> Void,
                        orWhenContinuing whenContinuing: Bool, _ untimed: (inout RecordingBuffer) -> Void) {
-        state.withLock { state in
-            guard !state.truncated, state.descriptor >= 0 else { return }
+        withLock { state in
             let before = state.buffer.count
-            state.buffer.reserve(room &+ Self.truncatedLine.utf8CodeUnitCount)
+            let isRoomy = before &+ room <= state.roomyLimit
+            if !isRoomy, !Self.makeRoom(&state, room) { return }
             if whenContinuing && state.lastTime == t {
                 untimed(&state.buffer)
             } else {
                 make(&state.buffer)
             }
             state.lastTime = t
-            Self.endLine(&state, from: before, maxBytes: maxBytes)
+            if !isRoomy { Self.endLine(&state, from: before, maxBytes: maxBytes) }
         }
+    }
+
+    /// Room for a line of `room` bytes and the truncation marker; false when the file is
+    /// closed or truncated (no line is written).
+    @inline(never)
+    private static func makeRoom(_ state: inout State, _ room: Int) -> Bool {
+        guard !state.truncated, state.descriptor >= 0 else { return false }
+        state.buffer.reserve(room &+ truncatedLine.utf8CodeUnitCount)
+        setRoomyLimit(&state)
+        return true
+    }
+
+    private static func setRoomyLimit(_ state: inout State) {
+        state.roomyLimit = state.truncated || state.descriptor < 0
+            ? -1 : min(state.buffer.capacity - truncatedLine.utf8CodeUnitCount, state.endLineLimit)
     }
 
     /// After a line from `before`: a line that would take the file past `maxBytes` (with room
     /// for the marker) truncates it instead; a full buffer is written.
-    @inline(__always)
+    @inline(never)
     private static func endLine(_ state: inout State, from before: Int, maxBytes: Int) {
         if state.buffer.count > state.endLineLimit { endFullLine(&state, from: before, maxBytes: maxBytes) }
     }
 
-    @inline(never)
     private static func endFullLine(_ state: inout State, from before: Int, maxBytes: Int) {
         if state.written &+ state.buffer.count &+ truncatedLine.utf8CodeUnitCount > maxBytes {
             state.buffer.removeFrom(before)
             state.truncated = true
             state.buffer.put(truncatedLine)
+            setRoomyLimit(&state)
         }
         if state.buffer.count >= flushCount { flush(&state) }
     }
@@ -270,6 +319,7 @@ final class SessionRecording: ServiceAnswering, @unchecked Sendable {  // mutabl
 
     private static func setEndLineLimit(_ state: inout State) {
         state.endLineLimit = min(flushCount - 1, state.maxBytes - state.written - truncatedLine.utf8CodeUnitCount)
+        setRoomyLimit(&state)
     }
 
     private static let truncatedLine: StaticString = "{\"truncated\":true}\n"
@@ -292,7 +342,7 @@ final class SessionRecording: ServiceAnswering, @unchecked Sendable {  // mutabl
 
     /// Writes the buffered lines now, so a reader of the file sees the session so far.
     func flushBuffered() {
-        state.withLock { state in
+        withLock { state in
             if state.descriptor >= 0 { Self.flush(&state) }
         }
     }
@@ -300,7 +350,7 @@ final class SessionRecording: ServiceAnswering, @unchecked Sendable {  // mutabl
     /// The session closed: the last lines written, the file closed and counted.
     func finish() {
         let end = RecordingLine.event(time(), "end", "closed")
-        let size: Int? = state.withLock { state in
+        let size: Int? = withLock { state in
             guard state.descriptor >= 0 else { return nil }
             if !state.truncated, state.written + state.buffer.count + end.utf8.count <= maxBytes {
                 state.buffer.reserve(end.utf8.count)
@@ -309,6 +359,7 @@ final class SessionRecording: ServiceAnswering, @unchecked Sendable {  // mutabl
             Self.flush(&state)
             close(state.descriptor)
             state.descriptor = -1
+            Self.setRoomyLimit(&state)
             return state.written
         }
         if let size { recorder.finish(path: path, size: size) }
@@ -316,24 +367,12 @@ final class SessionRecording: ServiceAnswering, @unchecked Sendable {  // mutabl
 
     /// The file is closed and removed: the recording could not be attached to its session.
     func discard() {
-        state.withLock { state in
+        withLock { state in
             guard state.descriptor >= 0 else { return }
             close(state.descriptor)
             state.descriptor = -1
+            Self.setRoomyLimit(&state)
         }
         unlink(path)
     }
-}
-
-/// The monotonic clock of recordings, in microseconds: read once per recorded event.
-func recordingClock() -> UInt64 {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return UInt64(now.tv_sec) &* 1_000_000 &+ UInt64(now.tv_nsec) / 1000
-}
-
-/// Whether a service call is still being subscribed to; read and written on the thread that
-/// subscribes and on the ones that answer, which the call's own ordering keeps apart.
-private final class SubscribingFlag: @unchecked Sendable {  // written once, while subscribing, before any later answer
-    var isOn = true
 }
