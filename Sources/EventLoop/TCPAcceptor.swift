@@ -8,8 +8,8 @@ import Glibc
 /// several.
 ///
 /// The acceptor watches the socket from its own loop, accepts each peer itself and hands the
-/// socket to the target loop with the fewest open connections that acceptors handed it (ties go
-/// round-robin), where it becomes a `TCPConnection` for that loop's handler. A connection
+/// socket to the target loop with the fewest open connections that acceptors handed it (a tie
+/// goes to the acceptor's own loop, else round-robin), where it becomes a `TCPConnection` for that loop's handler. A connection
 /// lives its whole life on the loop it was handed to. Unlike `SO_REUSEPORT`, whose kernel hash
 /// can leave one loop with many more of a few hundred peers than another, this keeps the
 /// loops within one connection of each other while peers stay.
@@ -136,14 +136,18 @@ public final class TCPAcceptor: LoopHandle {
 
     private func leastLoadedTarget() -> Target? {
         guard !targets.isEmpty else { return nil }
-        var chosen = nextTarget % targets.count
+        // The acceptor's own loop wins a tie: a peer it keeps costs no hop to another thread
+        // (a wake-up of that loop, and the closure carrying the socket), which one peer after
+        // another (each gone before the next comes) would otherwise pay every other time.
+        let local = targets.firstIndex { $0.loop === loop }
+        var chosen = local ?? nextTarget % targets.count
         var fewest = targets[chosen].open.value.load(ordering: .relaxed)
-        for step in 1..<targets.count {
+        for step in 0..<targets.count {
             let index = (nextTarget + step) % targets.count
             let open = targets[index].open.value.load(ordering: .relaxed)
             if open < fewest { (chosen, fewest) = (index, open) }
         }
-        nextTarget = chosen + 1
+        if chosen != local { nextTarget = chosen + 1 }
         return targets[chosen]
     }
 

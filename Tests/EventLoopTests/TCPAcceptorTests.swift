@@ -55,6 +55,15 @@ final class TCPAcceptorTests: XCTestCase {
 
         clients.removeAll()
         XCTAssertTrue(eventually { LiveCounts.connections == 0 })
+        // With none open, a tie: the acceptor's own loop keeps each peer, with no hop to the other.
+        for expected in [[5, 2], [6, 2]] {
+            var client: BlockingClient? = try BlockingClient(port: port)
+            XCTAssertTrue(eventually { counts.withLock { $0 } == expected }, "\(counts.withLock { $0 })")
+            client?.send("tie")
+            XCTAssertEqual(client.map { String(decoding: $0.receive(count: 3), as: UTF8.self) }, "tie")
+            client = nil
+            XCTAssertTrue(eventually { LiveCounts.connections == 0 })
+        }
         try loops[0].sync { acceptor.value?.close() }
         for loop in loops { XCTAssertTrue(loop.stop()) }
         XCTAssertEqual(LiveCounts.handles, handlesBefore)
