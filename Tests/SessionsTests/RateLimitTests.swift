@@ -23,6 +23,22 @@ final class RateLimitTests: XCTestCase {
         XCTAssertEqual((0..<4).map { _ in bucket.take(now: later, limit: limit) }, [true, true, true, false])
     }
 
+    /// A sender at the limit's rate is never refused, however long it sends (a bucket that
+    /// rounded its refills down would fall a token short in time); one 1 % faster is, once its
+    /// burst is spent.
+    func testSenderAtTheRateIsNeverRefusedAndOneFasterIsAfterItsBurst() {
+        let limit = RateLimit(perSecond: 3, burst: 2)
+        var atRate = TokenBucket(limit, now: 0)
+        var faster = TokenBucket(limit, now: 0)
+        let sends = 100_000
+        let atRateResults = (0..<sends).map { atRate.take(now: UInt64($0) * second / 3, limit: limit) }
+        XCTAssertEqual(atRateResults.filter { !$0 }.count, 0)
+        let fasterResults = (0..<sends).map { faster.take(now: UInt64($0) * second * 100 / 303, limit: limit) }
+        let firstRefusal = fasterResults.firstIndex(of: false)
+        XCTAssertNotNil(firstRefusal)
+        XCTAssertGreaterThan(firstRefusal ?? 0, 2, "the burst is taken first")
+    }
+
     func testClockGoingBackwardsChangesNothing() {
         let limit = RateLimit(perSecond: 1, burst: 1)
         var bucket = TokenBucket(limit, now: 10 * second)

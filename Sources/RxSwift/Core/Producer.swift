@@ -98,9 +98,11 @@ class Producer<Element>: Observable<Element> {
 }
 
 /// The disposable `Producer.subscribe` returns: disposes the sink and its subscription once,
-/// whether `dispose()` comes before or after they are set.
+/// whether `dispose()` comes before or after they are set. `package`: a session keeps its
+/// output's disposer by this class (`Sessions`' `OutputDisposal`), one word where a class
+/// existential takes two.
 @usableFromInline
-final class SinkDisposer: Cancelable {
+package final class SinkDisposer: Cancelable {
     @usableFromInline
     static let disposedFlag = 1
     @usableFromInline
@@ -123,7 +125,7 @@ final class SinkDisposer: Cancelable {
     init() {}
 
     @inlinable
-    var isDisposed: Bool {
+    package var isDisposed: Bool {
         state.load(ordering: .acquiring) & Self.disposedFlag != 0
     }
 
@@ -152,7 +154,7 @@ final class SinkDisposer: Cancelable {
     }
 
     @inlinable
-    func dispose() {
+    package func dispose() {
         // Already disposed, as when a sink the disposer is disposing disposes it back: a load
         // instead of a read-modify-write (atomic, a bus lock) once per operator.
         if state.load(ordering: .acquiring) & Self.disposedFlag != 0 {

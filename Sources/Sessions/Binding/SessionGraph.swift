@@ -6,13 +6,29 @@ struct SessionGraph {
     /// The outputs' subscriptions, those that have something to dispose.
     let subscriptions: [AnyObject & Disposable]
 
-    /// What disposes them all: the one itself when there is one (a sum), else one object
-    /// that disposes each in order.
-    var disposable: (AnyObject & Disposable)? {
+    /// What disposes them all: the one itself when it is an operator's disposer (a sum), else
+    /// one object that disposes each in order.
+    var disposal: OutputDisposal? {
         switch subscriptions.count {
         case 0: nil
-        case 1: subscriptions[0]
-        default: OutputSubscriptions(subscriptions)
+        case 1: (subscriptions[0] as? SinkDisposer).map(OutputDisposal.one) ?? .many(OutputSubscriptions(subscriptions))
+        default: .many(OutputSubscriptions(subscriptions))
+        }
+    }
+}
+
+/// A session's output subscriptions as one reference of a known class: with the session's
+/// state it takes one word (`Session.State`), where a `Disposable` class existential took two.
+enum OutputDisposal {
+    /// The one output's subscription, an operator's disposer (`Producer.subscribe`'s).
+    case one(SinkDisposer)
+    /// Several, or one of another kind.
+    case many(OutputSubscriptions)
+
+    func dispose() {
+        switch self {
+        case .one(let disposer): disposer.dispose()
+        case .many(let subscriptions): subscriptions.dispose()
         }
     }
 }

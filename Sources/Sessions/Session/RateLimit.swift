@@ -13,28 +13,30 @@ public struct RateLimit: Sendable, Equatable {
     }
 }
 
-/// The state of one `RateLimit` for one session. Time is in nanoseconds of a
-/// monotonic clock; the bucket starts full. The limit itself is shared (the endpoint's
-/// configuration) and given to each `take`, so a session's bucket is 16 bytes
-/// (`SessionsLayoutTests`).
+/// The state of one `RateLimit` for one session. Time is in nanoseconds of a monotonic
+/// clock; the bucket starts full. The limit itself is shared (the endpoint's configuration)
+/// and given to each `take`, and the bucket is kept as the one time at which it would be full
+/// again (the generic cell rate algorithm: a token is `1/perSecond` seconds of that time, the
+/// burst the most it may lie ahead of now), so a session's bucket is one word and the session's
+/// next field shares the word after it (`SessionsLayoutTests`).
 struct TokenBucket {
-    private var tokens: Double
-    private var lastRefill: UInt64
+    /// When the bucket is full again, were nothing taken meanwhile: now or earlier means full.
+    private var fullAt: UInt64
 
     init(_ limit: RateLimit, now: UInt64) {
-        tokens = Double(limit.burst)
-        lastRefill = now
+        fullAt = now
     }
 
     /// Takes one token of `limit` (the one the bucket was made for) if there is one; a
     /// refused event costs nothing.
     mutating func take(now: UInt64, limit: RateLimit) -> Bool {
-        if now > lastRefill {
-            tokens = min(Double(limit.burst), tokens + Double(now - lastRefill) * (limit.perSecond / 1_000_000_000))
-            lastRefill = now
-        }
-        guard tokens >= 1 else { return false }
-        tokens -= 1
+        // Clamped so that a rate of almost nothing still gives a time that adds up.
+        let interval = min(1_000_000_000 / limit.perSecond, Double(UInt64.max >> 2))
+        let start = max(fullAt, now)
+        // Taking one more leaves at least one token: the bucket is at most `burst - 1` ahead.
+        guard Double(start - now) <= Double(limit.burst - 1) * interval else { return false }
+        let (next, overflow) = start.addingReportingOverflow(UInt64(interval.rounded()))
+        fullAt = overflow ? .max : next
         return true
     }
 }

@@ -11,7 +11,7 @@ import RxSwift
 /// sent or fed.
 ///
 /// Memory: a server holds thousands of idle sessions, so an open session's state lives in
-/// this one object (no separate bag or state box), 136 bytes in a 144-byte malloc block
+/// this one object (no separate bag or state box), 116 bytes in a 128-byte malloc block
 /// (`SessionsLayoutTests`); a limited tap's bucket lives in its feed (`LimitedTapFeed`).
 ///
 /// Every method runs on the connection's owner thread (its event loop). Output
@@ -36,28 +36,26 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
     /// The session's opaque id, sent in `ready`: 64 random bits in hex.
     var id: String { String(idBits, radix: 16) }
 
-    /// The session's explicit lifecycle; the graph exists while `open`.
-    private enum State {
+    /// The session's explicit lifecycle; the graph exists while `open`, whose payload is the
+    /// output subscriptions (`SessionGraph.disposal`, nil until the graph is built or when no
+    /// output has anything to dispose), disposed by `close()`. One word in all
+    /// (`SessionsLayoutTests`).
+    enum State {
         case idle
-        case open
+        case open(OutputDisposal?)
         case closed
     }
 
-    /// The output subscriptions (`SessionGraph.disposable`), disposed by `close()`;
-    /// held by class reference, 16 bytes where a `Disposable` existential takes 40
-    /// (`SessionsLayoutTests`).
-    @exclusivity(unchecked) private var subscription: (any AnyObject & Disposable)?  // as `state` below
     // The three below are touched on the owner thread only and never borrowed across a call
     // that could reach them again, so their accesses go unchecked (two dynamic checks per
     // message less).
-    /// Used only when the endpoint has a message limit.
-    @exclusivity(unchecked) private var messageBucket = TokenBucket(RateLimit(perSecond: 1, burst: 1), now: 0)
+    @exclusivity(unchecked) private var state: State = .idle
     /// The input subjects, by input index (while open).
     @exclusivity(unchecked) private var feeds = SessionFeeds.none
-    @exclusivity(unchecked) private var state: State = .idle
-    /// Its index in the registry's list while open (`SessionRegistry`); with `state`, the
-    /// session's last word. Guarded by the registry's lock: another loop's session closing
-    /// may move this one.
+    /// Used only when the endpoint has a message limit.
+    @exclusivity(unchecked) private var messageBucket = TokenBucket(RateLimit(perSecond: 1, burst: 1), now: 0)
+    /// Its index in the registry's list while open (`SessionRegistry`). Guarded by the
+    /// registry's lock: another loop's session closing may move this one.
     @exclusivity(unchecked) var registrySlot: UInt32 = 0
 
     /// A session of `endpoint` on `transport`, or on the WebSocket connection that opens it.
@@ -98,7 +96,7 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
             messageBucket = TokenBucket(limit, now: now)
         }
         // Open before subscribing, so elements emitted on subscription are sent.
-        state = .open
+        state = .open(nil)
         // Strong, not weak (no side table): `close()` lets the graph and so this closure go.
         // Recording starts before the graph exists, so what the outputs emit on subscription is in it.
         var answers = answers
@@ -109,8 +107,14 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
         let client = WireClient(address: clientAddress, user: identity, refuse: { error in self.refuseFromService(error) },
                                 send: { message in self.sendOutput(message) }, answers: answers)
         let graph = wire.build(client, self)
+        let disposal = graph.disposal
+        guard case .open = state else {
+            // Closed while its outputs were subscribed (one failed at once): the graph goes now.
+            disposal?.dispose()
+            return
+        }
         feeds = SessionFeeds(graph.feeds)
-        subscription = graph.disposable
+        state = .open(disposal)
         logger.debug("session opened", metadata: ["session": "\(id)", "viewModel": "\(wire.name)"])
     }
 
@@ -214,16 +218,14 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
 
     /// Disposes the graph; nothing is sent afterwards. Safe to call more than once.
     func close() {
-        guard case .open = state else {
+        guard case .open(let disposal) = state else {
             state = .closed
             return
         }
         state = .closed
         // Disposes every subscription now, cancelling pending timers, and lets the graph go.
-        let subscription = self.subscription
-        self.subscription = nil
         feeds = .none
-        subscription?.dispose()
+        disposal?.dispose()
         endpoint.registry.remove(self)
         // A viewer sees every lane complete, as the session's streams end here; a tap made
         // after this point is made finished.
