@@ -87,7 +87,7 @@ public final class MainScheduler: SerialDispatchQueueScheduler, @unchecked Senda
 
     /// The host's current time.
     public override var now: RxTime {
-        MainThreadHost.current.host?.now ?? Date()
+        MainThreadHost.current.now
     }
 
     override func scheduleInternal<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
@@ -119,7 +119,7 @@ private final class MainAsyncScheduler: SerialDispatchQueueScheduler, @unchecked
     }
 
     override var now: RxTime {
-        MainThreadHost.current.host?.now ?? Date()
+        MainThreadHost.current.now
     }
 
     override func scheduleInternal<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
@@ -142,6 +142,11 @@ private final class MainAsyncScheduler: SerialDispatchQueueScheduler, @unchecked
 // are callable from any thread.
 final class MainThreadHost: @unchecked Sendable {
     let host: (any SchedulerType)?
+    /// `host` reached through an object (itself, or a `HostOfValue` for a struct such as an
+    /// event loop's scheduler): this existential is copied with a retain, where copying `host`
+    /// went through its type's value witnesses (about 160 instructions per time read or timer
+    /// scheduled).
+    private let hostObject: (any SchedulerType & AnyObject)?
     private let threadOwner: (any MainSchedulerHost)?
     /// Work of `MainScheduler.instance` queued on this host or running inline, not finished.
     let pending = PendingMainWork()
@@ -149,7 +154,22 @@ final class MainThreadHost: @unchecked Sendable {
 
     init(host: (any SchedulerType)?) {
         self.host = host
+        if let host {
+            hostObject = Self.object(reaching: host)
+        } else {
+            hostObject = nil
+        }
         threadOwner = host as? any MainSchedulerHost
+    }
+
+    /// `host` itself when it is an object, else an object holding it (the existential opened).
+    private static func object<Host: SchedulerType>(reaching host: Host) -> any SchedulerType & AnyObject {
+        host as? any SchedulerType & AnyObject ?? HostOfValue(host)
+    }
+
+    /// The host's current time, or the clock's without a host.
+    var now: RxTime {
+        hostObject?.now ?? Date()
     }
 
     private static let slot = Mutex(MainThreadHost(host: nil))
@@ -181,11 +201,12 @@ final class MainThreadHost: @unchecked Sendable {
     func enqueue<StateType>(_ state: StateType, countedIn pending: PendingMainWork?, action: @escaping (StateType) -> Disposable) -> Disposable {
         let work = CountedWork(state: state, action: action, countedIn: pending)
         let box = UncheckedSendableBox(value: work)
-        if let host {
-            _ = host.schedule(()) { _ in
-                box.value.run()
-                return Disposables.create()
-            }
+        let run: (()) -> Disposable = { _ in
+            box.value.run()
+            return Disposables.create()
+        }
+        if let hostObject {
+            _ = hostObject.schedule((), action: run)
         } else {
             DispatchQueue.main.async {
                 box.value.run()
@@ -195,17 +216,39 @@ final class MainThreadHost: @unchecked Sendable {
     }
 
     func scheduleRelative<StateType>(_ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable) -> Disposable {
-        if let host {
-            return host.scheduleRelative(state, dueTime: dueTime, action: action)
+        if let hostObject {
+            return hostObject.scheduleRelative(state, dueTime: dueTime, action: action)
         }
         return mainQueue.scheduleRelative(state, dueTime: dueTime, action: action)
     }
 
     func schedulePeriodic<StateType>(_ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping (StateType) -> StateType) -> Disposable {
-        if let host {
-            return host.schedulePeriodic(state, startAfter: startAfter, period: period, action: action)
+        if let hostObject {
+            return hostObject.schedulePeriodic(state, startAfter: startAfter, period: period, action: action)
         }
         return mainQueue.schedulePeriodic(state, startAfter: startAfter, period: period, action: action)
+    }
+}
+
+/// A host that is a value, held by an object: its calls are made through its own type on the
+/// stored value, with no copy of it.
+private final class HostOfValue<Host: SchedulerType>: SchedulerType, @unchecked Sendable {  // immutable; hosts are callable from any thread
+    let host: Host
+
+    init(_ host: Host) { self.host = host }
+
+    var now: RxTime { host.now }
+
+    func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
+        host.schedule(state, action: action)
+    }
+
+    func scheduleRelative<StateType>(_ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable) -> Disposable {
+        host.scheduleRelative(state, dueTime: dueTime, action: action)
+    }
+
+    func schedulePeriodic<StateType>(_ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping (StateType) -> StateType) -> Disposable {
+        host.schedulePeriodic(state, startAfter: startAfter, period: period, action: action)
     }
 }
 
