@@ -131,15 +131,15 @@ final class HTTPConnection: ConnectionTableEntry {
             // Read only for a response: an upgrade has no use for its Connection tokens.
             let keepAlive = request.keepAlive && !decoder.isStopped && !server.isDraining
             send(response, headOnly: request.method == "HEAD", keepAlive: keepAlive)
-        case .upgrade(let key, let makeHandler):
-            upgrade(request, key: key, handler: makeHandler())
-        case .admittedUpgrade(let key, let route):
+        case .upgrade(let makeHandler):
+            upgrade(request, handler: makeHandler())
+        case .admittedUpgrade(let route):
             phase = .waiting
             route.admit(context(request), HTTPAnswer(loop: tcp.loop) { [self] admission in
                 guard phase == .waiting else { return }
                 switch admission {
                 case .admit(let identity):
-                    upgrade(request, key: key, handler: route.makeHandler(identity))
+                    upgrade(request, handler: route.makeHandler(identity))
                 case .refuse(let response):
                     resume(with: response, to: request)
                 }
@@ -178,13 +178,19 @@ final class HTTPConnection: ConnectionTableEntry {
                                && WebSocketUpgrade.isOriginAllowed(request, hostPolicy: server.hostPolicy))
     }
 
-    private func upgrade(_ request: HTTPRequestHead, key: String, handler: any WebSocketHandler) {
+    /// Answers `request`, which `WebSocketUpgrade.evaluate` accepted, with 101 and hands the
+    /// connection to `handler`.
+    private func upgrade(_ request: HTTPRequestHead, handler: any WebSocketHandler) {
         phase = .upgraded
         timerPurpose = .none
         // The deadline is left armed: `WebSocketConnection.start` re-arms or clears it next,
         // before the loop could fire it (one heap removal and insertion less).
         let deflate = WebSocketUpgrade.perMessageDeflate(request, enabled: server.configuration.perMessageDeflate)
-        WebSocketHandshake.withSwitchingProtocolsResponse(forKey: key, extensions: deflate?.responseHeaderValue) { tcp.write($0) }
+        // The accepted request has exactly one key (its bytes read in place, no string made).
+        request.withOnlyFieldValue(.secWebSocketKey) { key in
+            WebSocketHandshake.withSwitchingProtocolsResponse(forKeyBytes: key ?? UnsafeBufferPointer(start: nil, count: 0),
+                                                              extensions: deflate?.responseHeaderValue) { tcp.write($0) }
+        }
         let leftover = decoder.takeRemainingBytes()
         server.upgraded(self, request: request, handler: handler, leftover: leftover, deflate: deflate)
     }

@@ -13,9 +13,9 @@ public final class HTTPServer {
     /// What a request resolves to.
     enum Routing {
         case response(HTTPResponse)
-        case upgrade(key: String, makeHandler: () -> any WebSocketHandler)
+        case upgrade(makeHandler: () -> any WebSocketHandler)
         /// An upgrade whose admission is decided first, perhaps off the loop (a sign-in's lookup).
-        case admittedUpgrade(key: String, route: AdmittedWebSocketRoute)
+        case admittedUpgrade(route: AdmittedWebSocketRoute)
         /// A response made later, perhaps off the loop (`addDeferredRoute`).
         case deferred(DeferredRoute)
     }
@@ -273,14 +273,14 @@ public final class HTTPServer {
         if let admitted = pathRoutes?.admittedWebSocket {
             if isDraining { return .response(.error(503)) }
             switch WebSocketUpgrade.evaluate(request, hostPolicy: hostPolicy) {
-            case .accept(let key): return .admittedUpgrade(key: key, route: admitted)
+            case .accept: return .admittedUpgrade(route: admitted)
             case .refuse(let response): return .response(response)
             }
         }
         if let makeHandler = pathRoutes?.webSocket ?? upgradeFallback(for: request) {
             if isDraining { return .response(.error(503)) }
             switch WebSocketUpgrade.evaluate(request, hostPolicy: hostPolicy) {
-            case .accept(let key): return .upgrade(key: key, makeHandler: makeHandler)
+            case .accept: return .upgrade(makeHandler: makeHandler)
             case .refuse(let response): return .response(response)
             }
         }

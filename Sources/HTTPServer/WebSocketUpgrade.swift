@@ -3,9 +3,10 @@ import WebSocket
 /// Checks an upgrade request against RFC 6455 §4.2.1 and the Origin policy. Each field is
 /// found in the head's index, made as the parser read the names (no scan of the fields).
 enum WebSocketUpgrade {
-    /// Either the key to answer with 101, or the error response to send instead.
+    /// Either answer with 101 (the key is the request's one `Sec-WebSocket-Key`, valid), or
+    /// the error response to send instead.
     enum Verdict {
-        case accept(key: String)
+        case accept
         case refuse(HTTPResponse)
     }
 
@@ -24,10 +25,12 @@ enum WebSocketUpgrade {
         guard request.containsField(.secWebSocketVersion, usually: "13", where: WebSocketHandshake.isSupportedVersion) else {
             return .refuse(.error(426, headers: [("Sec-WebSocket-Version", "13")]))
         }
-        let keys = request.field(.secWebSocketKey)
-        guard keys.count == 1, let key = keys.first, WebSocketHandshake.isValidKey(key) else { return .refuse(.error(400)) }
+        // Checked in place: the key is read again from the head for the accept value.
+        guard request.withOnlyFieldValue(.secWebSocketKey, { $0.map(WebSocketHandshake.isValidKey(utf8:)) ?? false }) else {
+            return .refuse(.error(400))
+        }
         guard isOriginAllowed(request, hostPolicy: hostPolicy) else { return .refuse(.error(403)) }
-        return .accept(key: key)
+        return .accept
     }
 
     /// No Origin (non-browser clients) passes; otherwise it must be the page's own origin

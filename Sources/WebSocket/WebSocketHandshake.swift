@@ -17,6 +17,11 @@ public enum WebSocketHandshake {
         return Array(trimmingSpaces(key).utf8).withUnsafeBufferPointer(isValidKey(bytes:))
     }
 
+    /// `isValidKey` of a key's UTF-8 bytes, read in place (surrounding spaces ignored).
+    public static func isValidKey(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        isValidKey(bytes: ASCIITokenList.trimmingSpaces(bytes))
+    }
+
     private static func isValidKey(bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard bytes.count == 24, bytes[22] == UInt8(ascii: "="), bytes[23] == UInt8(ascii: "=") else {
             return false
@@ -144,6 +149,26 @@ public enum WebSocketHandshake {
     public static func withSwitchingProtocolsResponse<Value: StringProtocol>(
         forKey key: Value, extensions: String? = nil, _ body: (UnsafeRawBufferPointer) -> Void
     ) {
+        withSwitchingProtocolsResponse(extensions: extensions, accept: { withAcceptValue(forKey: key, $0) }, body)
+    }
+
+    /// `withSwitchingProtocolsResponse(forKey:extensions:_:)` of a key's UTF-8 bytes (a
+    /// request's field, read in place: no string made of it).
+    public static func withSwitchingProtocolsResponse(
+        forKeyBytes key: UnsafeBufferPointer<UInt8>, extensions: String? = nil, _ body: (UnsafeRawBufferPointer) -> Void
+    ) {
+        withSwitchingProtocolsResponse(extensions: extensions, accept: { write in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: acceptValueLength) { value in
+                writeAcceptValue(forKeyBytes: ASCIITokenList.trimmingSpaces(key), into: value.baseAddress!)
+                write(UnsafeRawBufferPointer(value))
+            }
+        }, body)
+    }
+
+    /// The `101` answer around the accept value `accept` hands its writer.
+    private static func withSwitchingProtocolsResponse(
+        extensions: String?, accept: ((UnsafeRawBufferPointer) -> Void) -> Void, _ body: (UnsafeRawBufferPointer) -> Void
+    ) {
         let head: StaticString = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
         let extensionsName: StaticString = "Sec-WebSocket-Extensions: "
         let acceptName: StaticString = "Sec-WebSocket-Accept: "
@@ -171,7 +196,7 @@ public enum WebSocketHandshake {
                 write(lineEnd, at: &cursor)
             }
             write(acceptName, at: &cursor)
-            withAcceptValue(forKey: key) { write($0, at: &cursor) }
+            accept { write($0, at: &cursor) }
             write(end, at: &cursor)
             body(UnsafeRawBufferPointer(buffer))
         }

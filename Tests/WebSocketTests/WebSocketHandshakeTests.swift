@@ -75,4 +75,23 @@ final class WebSocketHandshakeTests: XCTestCase {
         XCTAssertTrue(response.contains("\r\nSec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n"))
         XCTAssertTrue(response.hasSuffix("\r\n\r\n"))
     }
+
+    /// A key given as bytes (a request's field, read in place) is judged and answered as the
+    /// same key given as a string, valid or not, with spaces around it or not.
+    func testAKeysBytesAreJudgedAndAnsweredAsItsString() {
+        let keys = ["dGhlIHNhbXBsZSBub25jZQ==", "\t dGhlIHNhbXBsZSBub25jZQ== ", "x3JJHMbDL1EzLkh9GBhXDw==", "/////////////////////w==",
+                    "", "dGhlIHNhbXBsZSBub25jZQ=", "dGhlIHNhbXBsZSBub25jZR==", "dGhlIHNhbXBsZSBub25jZQ==é", "é dGhlIHNhbXBsZSBub25jZQ=="]
+        for key in keys {
+            var text = key
+            let (valid, response) = text.withUTF8 { bytes in
+                var response = ""
+                WebSocketHandshake.withSwitchingProtocolsResponse(forKeyBytes: bytes, extensions: "permessage-deflate") {
+                    response = String(decoding: $0, as: UTF8.self)
+                }
+                return (WebSocketHandshake.isValidKey(utf8: bytes), response)
+            }
+            XCTAssertEqual(valid, WebSocketHandshake.isValidKey(key), key)
+            XCTAssertEqual(response, WebSocketHandshake.switchingProtocolsResponse(forKey: key, extensions: "permessage-deflate"), key)
+        }
+    }
 }
