@@ -154,6 +154,10 @@ def test_two_instances_behind_nginx_share_accounts_throttling_and_the_page_survi
                lambda: text_of(browser, "sum") == "9" and element(browser, "sum").get_attribute("data-stale") == "false")
     wait_until(browser, "still signed in: the survivor finds the cookie's sign-in in PostgreSQL",
                lambda: text_of(browser, "signed-in-user") == "ada")
+    # Each session reconnects on its own jittered backoff: the welcome session (its text kept
+    # on the page meanwhile) may come back after the forms.
+    wait_until(browser, "the login, sum and welcome sessions are now on the surviving instance",
+               lambda: open_sessions(survivor.port) == 3)
     assert open_sessions(survivor.port) == 3, "the login, sum and welcome sessions are now on the surviving instance"
 
 
