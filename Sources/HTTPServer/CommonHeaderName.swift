@@ -196,14 +196,4 @@ enum CommonHeaderName: UInt8, CaseIterable {
         }
         return String(decoding: bytes, as: UTF8.self)
     }
-
-    /// `bytes` as a `String`, given what `classify` made of them: the common name's literal
-    /// when they are exactly one of its two spellings.
-    static func string(of bytes: UnsafeBufferPointer<UInt8>, classified: (name: CommonHeaderName, match: Match)?) -> String {
-        switch classified {
-        case (let name, .canonical)?: name.canonicalString
-        case (let name, .lowercase)?: name.lowercasedString
-        default: String(decoding: bytes, as: UTF8.self)
-        }
-    }
 }
