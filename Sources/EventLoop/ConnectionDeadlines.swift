@@ -11,7 +11,7 @@ final class ConnectionDeadlines {
     /// knows its index. Unretained: a connection leaves the heap before it closes.
     /// The vars go unchecked for exclusivity: loop thread only, and never borrowed across a
     /// call that could reach them again (three dynamic checks per connection less).
-    @exclusivity(unchecked) private var heap: [Unmanaged<TCPConnection>] = []
+    @exclusivity(unchecked) private var heap = IndexedMinHeap<Unmanaged<TCPConnection>>()
     /// The loop's timer; made with the loop, closed by `stop()`.
     private let timer: LoopOwnTimer
     @exclusivity(unchecked) private var isClosed = false
@@ -30,13 +30,9 @@ final class ConnectionDeadlines {
         guard !isClosed else { return }
         connection.deadlineDue = due
         if connection.deadlineIndex < 0 {
-            connection.deadlineIndex = heap.count
-            heap.append(.passUnretained(connection))
-            siftUp(heap.count - 1)
+            heap.insert(.passUnretained(connection))
         } else {
-            let index = connection.deadlineIndex
-            siftUp(index)
-            siftDown(connection.deadlineIndex)
+            heap.update(at: connection.deadlineIndex)
         }
         if due < armedFor { arm() }
     }
@@ -46,24 +42,14 @@ final class ConnectionDeadlines {
     func remove(_ connection: TCPConnection) {
         let index = connection.deadlineIndex
         guard index >= 0 else { return }
-        connection.deadlineIndex = -1
-        let last = heap.removeLast()
-        // Lets a large storage go once every connection is gone; a small one stays, as a loop
-        // whose connections come and go one at a time would free and allocate it per connection.
-        if heap.isEmpty && heap.capacity > 64 { heap = [] }
-        guard index < heap.count else { return }
-        heap[index] = last
-        last.takeUnretainedValue().deadlineIndex = index
-        siftUp(index)
-        siftDown(last.takeUnretainedValue().deadlineIndex)
+        heap.remove(at: index)
     }
 
     /// Closes the timer (the loop is stopping); later deadlines are ignored.
     func close() {
         guard !isClosed else { return }
         isClosed = true
-        for entry in heap { entry.takeUnretainedValue().deadlineIndex = -1 }
-        heap.removeAll()
+        _ = heap.removeAll()
         timer.close()
     }
 
@@ -84,39 +70,19 @@ final class ConnectionDeadlines {
         armedFor = first.deadlineDue
         timer.start(after: first.deadlineDue > now ? first.deadlineDue - now : 0, deadlinesDidFire)
     }
-
-    private func due(_ index: Int) -> UInt64 { heap[index].takeUnretainedValue().deadlineDue }
-
-    private func swapAt(_ a: Int, _ b: Int) {
-        heap.swapAt(a, b)
-        heap[a].takeUnretainedValue().deadlineIndex = a
-        heap[b].takeUnretainedValue().deadlineIndex = b
-    }
-
-    private func siftUp(_ start: Int) {
-        var child = start
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard due(child) < due(parent) else { return }
-            swapAt(child, parent)
-            child = parent
-        }
-    }
-
-    private func siftDown(_ start: Int) {
-        var parent = start
-        while true {
-            let left = 2 * parent + 1
-            guard left < heap.count else { return }
-            let right = left + 1
-            let smaller = right < heap.count && due(right) < due(left) ? right : left
-            guard due(smaller) < due(parent) else { return }
-            swapAt(parent, smaller)
-            parent = smaller
-        }
-    }
 }
 
 private func deadlinesDidFire(_ timer: UnsafeMutablePointer<uv_timer_t>?) {
     LoopOwnTimer.owner(of: timer, as: ConnectionDeadlines.self)?.fire()
+}
+
+extension Unmanaged: IndexedHeapEntry where Instance == TCPConnection {
+    var heapIndex: Int {
+        get { takeUnretainedValue().deadlineIndex }
+        nonmutating set { takeUnretainedValue().deadlineIndex = newValue }
+    }
+
+    func precedes(_ other: Unmanaged<TCPConnection>) -> Bool {
+        takeUnretainedValue().deadlineDue < other.takeUnretainedValue().deadlineDue
+    }
 }

@@ -42,6 +42,8 @@ public final class EventLoop: @unchecked Sendable {
     let deadlines: ConnectionDeadlines
     /// Returns the heap to the system after a burst of closed connections.
     let heapTrimmer: HeapTrimmer
+    /// Timed tasks (`schedule(_:after:)`), on one timer.
+    let timers: LoopTimerQueue
 
     /// Size of the loop's shared read buffer.
     public static let readBufferSize = 64 * 1024
@@ -65,6 +67,7 @@ public final class EventLoop: @unchecked Sendable {
         cork.initialize(to: CorkBuffer())
         deadlines = ConnectionDeadlines(loop: uvLoop)
         heapTrimmer = HeapTrimmer(loop: uvLoop)
+        timers = LoopTimerQueue(loop: uvLoop)
         wakeUp = try WakeUpHandle(loop: self)
     }
 
@@ -121,6 +124,7 @@ public final class EventLoop: @unchecked Sendable {
         stopping = true
         wakeUp.drain()
         deadlines.close()
+        timers.close()
         heapTrimmer.close()
         closeAllHandles()
     }
@@ -163,6 +167,23 @@ public final class EventLoop: @unchecked Sendable {
         timer.start(after: delay, repeating: repeating, body)
         return timer
     }
+
+    /// Runs `task.timerFired()` once after `delay` (whole milliseconds, rounded up, as
+    /// `scheduleTimer`) on the loop's shared timer, unless `cancel(_:)` comes first. Returns
+    /// false, leaving the task unscheduled, once the loop stops or if the task is scheduled
+    /// already. Loop thread only.
+    @discardableResult
+    public func schedule(_ task: LoopTimerTask, after delay: Duration) -> Bool {
+        timers.schedule(task, after: delay.milliseconds)
+    }
+
+    /// Unschedules `task` if it waits on this loop. Loop thread only.
+    public func cancel(_ task: LoopTimerTask) {
+        timers.cancel(task)
+    }
+
+    /// Tasks waiting for their time (`schedule(_:after:)`). Loop thread only.
+    public var scheduledTaskCount: Int { timers.count }
 
     /// Watches `signal` (e.g. SIGTERM); `body` runs on the loop thread. Loop thread only.
     @discardableResult

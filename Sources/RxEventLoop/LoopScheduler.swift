@@ -6,8 +6,8 @@ import RxSwift
 import Synchronization
 
 /// An Rx scheduler that runs work on an event loop: `schedule` through the loop's `uv_async`
-/// wake-up, `scheduleRelative` on a libuv timer. Callable from any thread; disposing scheduled
-/// work before it runs cancels it (and closes its timer).
+/// wake-up, `scheduleRelative` on the loop's timer queue. Callable from any thread; disposing
+/// scheduled work before it runs cancels it (and takes it out of the queue).
 ///
 /// A scheduler made with `followingCurrentLoop(fallback:)` keeps work on the loop of the
 /// calling thread and sends work from other threads to `fallback`: installed as
@@ -53,7 +53,7 @@ public struct LoopScheduler: MainSchedulerHost, Sendable {
         return item
     }
 
-    /// Runs `action` on the target loop after `dueTime` (a libuv timer); `.never` never runs.
+    /// Runs `action` on the target loop after `dueTime` (its timer queue); `.never` never runs.
     public func scheduleRelative<StateType>(_ state: StateType, dueTime: RxTimeInterval,
                                             action: @escaping (StateType) -> Disposable) -> Disposable {
         if case .never = dueTime { return Disposables.create() }
@@ -74,12 +74,13 @@ extension EventLoop {
 }
 
 /// One piece of scheduled work: runs at most once, on its loop, unless disposed first.
+/// Timed work waits in the loop's timer queue as a `LoopTimerTask`: no timer handle of its own.
 ///
 /// Not generic: the work is a closure holding the state, so that clearing it (and the object's
 /// creation and destruction) looks up no generic metadata in unspecialised code.
-// @unchecked Sendable: `payload` and `timer` are touched only on the loop thread; the flags are
-// atomics and the inner disposable is kept under its mutex.
-private final class LoopScheduledAction: Cancelable, @unchecked Sendable {
+// @unchecked Sendable: `payload` and the queue slot are touched only on the loop thread; the
+// flags are atomics and the inner disposable is kept under its mutex.
+private final class LoopScheduledAction: LoopTimerTask, Cancelable, @unchecked Sendable {
     /// The disposable the work returned, kept in the action (no object of its own).
     // @unchecked Sendable: it only moves in and out under `inner`'s mutex, and Rx disposables
     // may be disposed from any thread.
@@ -91,7 +92,6 @@ private final class LoopScheduledAction: Cancelable, @unchecked Sendable {
 
     let loop: EventLoop
     private var payload: (() -> Disposable)?
-    private var timer: TimerHandle?
     private let disposed = Atomic<Bool>(false)
     private let finished = Atomic<Bool>(false)
     private let inner = Mutex<Inner>(.empty)
@@ -99,26 +99,24 @@ private final class LoopScheduledAction: Cancelable, @unchecked Sendable {
     init(loop: EventLoop, work: @escaping () -> Disposable) {
         self.loop = loop
         payload = work
+        super.init()
         Resources.incrementTotal()
     }
 
     var isDisposed: Bool { disposed.load(ordering: .acquiring) }
 
-    /// Loop thread: starts the timer that runs the action.
+    /// Loop thread: queues the action on the loop's timer queue.
     func arm(after delay: Duration) {
         guard !isDisposed else { return finish() }
-        do {
-            let timer = try loop.scheduleTimer(after: delay) { [self] in
-                self.timer = nil
-                run()
-            }
-            // A timer closed unfired (cancel, or the loop stopping) still releases the work.
-            timer.onClose = { [self] in finish() }
-            self.timer = timer
-        } catch {
-            run() // no timer handle could be made: run late rather than never
+        if !loop.schedule(self, after: delay) {
+            finish() // the loop is stopping: dropped, as its timers are
         }
     }
+
+    override func timerFired() { run() }
+
+    /// The loop stopped before the action was due: the work is released unrun.
+    override func timerDropped() { finish() }
 
     /// Loop thread: runs the action unless disposed.
     func run() {
@@ -152,8 +150,7 @@ private final class LoopScheduledAction: Cancelable, @unchecked Sendable {
     }
 
     private func cancelOnLoop() {
-        timer?.cancel()
-        timer = nil
+        loop.cancel(self)
         payload = nil
         finish()
     }
