@@ -168,13 +168,13 @@ public final class EventLoop: @unchecked Sendable {
         return timer
     }
 
-    /// Runs `task.timerFired()` once after `delay` (whole milliseconds, rounded up, as
-    /// `scheduleTimer`) on the loop's shared timer, unless `cancel(_:)` comes first. Returns
+    /// Runs `task.timerFired()` once, `nanoseconds` from now or later (never earlier: see
+    /// `LoopTimerQueue`), on the loop's shared timer, unless `cancel(_:)` comes first. Returns
     /// false, leaving the task unscheduled, once the loop stops or if the task is scheduled
     /// already. Loop thread only.
     @discardableResult
-    public func schedule(_ task: LoopTimerTask, after delay: Duration) -> Bool {
-        timers.schedule(task, after: delay.milliseconds)
+    public func schedule(_ task: LoopTimerTask, afterNanoseconds nanoseconds: Int64) -> Bool {
+        timers.schedule(task, afterNanoseconds: nanoseconds)
     }
 
     /// Unschedules `task` if it waits on this loop. Loop thread only.

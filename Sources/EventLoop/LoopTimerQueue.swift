@@ -46,6 +46,8 @@ final class LoopTimerQueue {
     /// The due time the timer is armed for (`.max` when it is not).
     @exclusivity(unchecked) private var armedFor = UInt64.max
     @exclusivity(unchecked) private var nextOrder: UInt64 = 0
+    /// While `fire()` runs its due tasks: tasks they schedule wait for its one `arm()` at the end.
+    @exclusivity(unchecked) private var isFiring = false
     private let uvLoop: UnsafeMutablePointer<uv_loop_t>
 
     init(loop: UnsafeMutablePointer<uv_loop_t>) {
@@ -57,16 +59,23 @@ final class LoopTimerQueue {
     /// Tasks waiting.
     var count: Int { heap.count }
 
-    /// Schedules `task` (not scheduled yet) `milliseconds` after the loop's cached time, as
-    /// `uv_timer_start` counts. Returns false, leaving it unscheduled, once the loop stops.
-    func schedule(_ task: LoopTimerTask, after milliseconds: UInt64) -> Bool {
+    /// Schedules `task` (not scheduled yet) for `nanoseconds` from now: due at the first loop
+    /// millisecond at or after that instant (`uv_hrtime`), so it never fires early, as a
+    /// `uv_timer_t` started `delay` after the loop time cached when the turn began can. No delay
+    /// is due at once (from a firing task: in the same pass). Returns false, leaving the task
+    /// unscheduled, once the loop stops.
+    func schedule(_ task: LoopTimerTask, afterNanoseconds nanoseconds: Int64) -> Bool {
         guard !isClosed, task.heapIndex < 0 else { return false }
-        let now = uv_now(uvLoop)
-        task.due = now.addingReportingOverflow(milliseconds).overflow ? .max : now + milliseconds
+        if nanoseconds <= 0 {
+            task.due = uv_now(uvLoop)
+        } else {
+            let (instant, overflow) = uv_hrtime().addingReportingOverflow(UInt64(nanoseconds))
+            task.due = overflow ? .max : instant / 1_000_000 + (instant % 1_000_000 > 0 ? 1 : 0)
+        }
         task.order = nextOrder
         nextOrder += 1
         heap.insert(task)
-        if task.due < armedFor { arm() }
+        if task.due < armedFor && !isFiring { arm() }
         return true
     }
 
@@ -90,12 +99,14 @@ final class LoopTimerQueue {
     fileprivate func fire() {
         let now = uv_now(uvLoop)
         armedFor = .max
+        isFiring = true
         // Fires what is due, in order; a task scheduled meanwhile that is due runs in this
         // pass too (as a libuv timer started with no delay from a timer callback does).
         while let first = heap.first, first.due <= now {
             cancel(first)
             first.timerFired()
         }
+        isFiring = false
         if !heap.isEmpty { arm() }
     }
 

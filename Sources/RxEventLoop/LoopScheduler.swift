@@ -58,11 +58,11 @@ public struct LoopScheduler: MainSchedulerHost, Sendable {
                                             action: @escaping (StateType) -> Disposable) -> Disposable {
         if case .never = dueTime { return Disposables.create() }
         let item = LoopScheduledAction(loop: targetLoop) { action(state) }
-        let delay = Duration.nanoseconds(max(0, dueTime.rxNanoseconds))
+        let nanoseconds = dueTime.rxNanoseconds
         if item.loop.inEventLoop {
-            item.arm(after: delay)
+            item.arm(afterNanoseconds: nanoseconds)
         } else {
-            item.loop.execute { item.arm(after: delay) }
+            item.loop.execute { item.arm(afterNanoseconds: nanoseconds) }
         }
         return item
     }
@@ -106,9 +106,9 @@ private final class LoopScheduledAction: LoopTimerTask, Cancelable, @unchecked S
     var isDisposed: Bool { disposed.load(ordering: .acquiring) }
 
     /// Loop thread: queues the action on the loop's timer queue.
-    func arm(after delay: Duration) {
+    func arm(afterNanoseconds nanoseconds: Int64) {
         guard !isDisposed else { return finish() }
-        if !loop.schedule(self, after: delay) {
+        if !loop.schedule(self, afterNanoseconds: nanoseconds) {
             finish() // the loop is stopping: dropped, as its timers are
         }
     }

@@ -26,7 +26,34 @@ private final class TaggedTask: LoopTimerTask, @unchecked Sendable {
     }
 }
 
-/// The loop's timed tasks (`EventLoop.schedule(_:after:)`): one shared timer, each task run
+/// Records when it fires against when it was made: a fire before `delay` passed is early.
+// @unchecked Sendable: made and fired on the loop thread (the records are locks).
+private final class StopwatchTask: LoopTimerTask, @unchecked Sendable {
+    let delay: Int64
+    let scheduledAt = monotonicNanoseconds()
+    let early: Locked<[String]>
+    let fired: Locked<Int>
+
+    init(delay: Int64, early: Locked<[String]>, fired: Locked<Int>) {
+        self.delay = delay
+        self.early = early
+        self.fired = fired
+    }
+
+    override func timerFired() {
+        let waited = Int64(monotonicNanoseconds() - scheduledAt)
+        if waited < delay { early.withLock { $0.append("\(waited) ns of \(delay)") } }
+        fired.withLock { $0 += 1 }
+    }
+}
+
+private func monotonicNanoseconds() -> UInt64 {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+}
+
+/// The loop's timed tasks (`EventLoop.schedule(_:afterNanoseconds:)`): one shared timer, each task run
 /// once in due order (schedule order when due together), cancelled ones never, and the ones
 /// waiting when the loop stops dropped.
 final class LoopTimerQueueTests: XCTestCase {
@@ -41,9 +68,9 @@ final class LoopTimerQueueTests: XCTestCase {
         try thread.sync {
             let tasks = (0..<count).map { TaggedTask($0, record: record) }
             for (tag, task) in tasks.enumerated() {
-                XCTAssertTrue(thread.loop.schedule(task, after: .milliseconds(delays[tag])))
+                XCTAssertTrue(thread.loop.schedule(task, afterNanoseconds: Int64(delays[tag]) * 1_000_000))
             }
-            XCTAssertFalse(thread.loop.schedule(tasks[0], after: .milliseconds(1)), "a scheduled task is not scheduled twice")
+            XCTAssertFalse(thread.loop.schedule(tasks[0], afterNanoseconds: 1_000_000), "a scheduled task is not scheduled twice")
             for tag in cancelled { thread.loop.cancel(tasks[tag]) }
             XCTAssertEqual(thread.loop.scheduledTaskCount, count - cancelled.count)
             XCTAssertEqual(thread.loop.handleCount, 1, "no handle per task: the wake-up handle only")
@@ -58,7 +85,7 @@ final class LoopTimerQueueTests: XCTestCase {
     }
 
     /// Tasks due at the same time run in the order they were scheduled; one scheduled with no
-    /// delay from a firing task runs in the same pass, before a later one.
+    /// delay from a firing task runs at once, before a later one.
     func testTasksDueTogetherRunInScheduleOrder() throws {
         let thread = try LoopThread()
         let record = Locked<[String]>([])
@@ -66,12 +93,17 @@ final class LoopTimerQueueTests: XCTestCase {
             let tasks = (0..<6).map { TaggedTask($0, record: record) }
             let followUp = TaggedTask(9, record: record)
             let later = TaggedTask(7, record: record)
-            tasks[1].onFire = { thread.loop.schedule(followUp, after: .zero) }
-            for task in tasks { thread.loop.schedule(task, after: .milliseconds(15)) }
-            thread.loop.schedule(later, after: .milliseconds(40))
+            tasks[1].onFire = { thread.loop.schedule(followUp, afterNanoseconds: 0) }
+            for task in tasks { thread.loop.schedule(task, afterNanoseconds: 15_000_000) }
+            thread.loop.schedule(later, afterNanoseconds: 40_000_000)
         }
         XCTAssertTrue(eventually { record.withLock { $0.count } == 8 })
-        XCTAssertEqual(record.withLock { $0 }, ["fired 0", "fired 1", "fired 2", "fired 3", "fired 4", "fired 5", "fired 9", "fired 7"])
+        let fired = record.withLock { $0 }
+        // The six are due in the millisecond their delay ends, which can be the next one for the
+        // later ones: the follow-up, due at once, may come before those but never before its parent.
+        XCTAssertEqual(fired.filter { $0 != "fired 9" && $0 != "fired 7" }, (0..<6).map { "fired \($0)" })
+        XCTAssertGreaterThan(fired.firstIndex(of: "fired 9")!, fired.firstIndex(of: "fired 1")!)
+        XCTAssertEqual(fired.last, "fired 7")
         XCTAssertTrue(thread.stop())
     }
 
@@ -83,14 +115,37 @@ final class LoopTimerQueueTests: XCTestCase {
         try thread.sync {
             let made = TaggedTask(1, record: record)
             task.value = made
-            thread.loop.schedule(made, after: .milliseconds(500))
+            thread.loop.schedule(made, afterNanoseconds: 500_000_000)
             thread.loop.cancel(made)
             XCTAssertFalse(made.isScheduled)
-            XCTAssertTrue(thread.loop.schedule(made, after: .milliseconds(5)))
+            XCTAssertTrue(thread.loop.schedule(made, afterNanoseconds: 5_000_000))
         }
         XCTAssertTrue(eventually { record.withLock { $0 } == ["fired 1"] })
-        try thread.sync { XCTAssertTrue(thread.loop.schedule(task.value!, after: .milliseconds(5))) }
+        try thread.sync { XCTAssertTrue(thread.loop.schedule(task.value!, afterNanoseconds: 5_000_000)) }
         XCTAssertTrue(eventually { record.withLock { $0 } == ["fired 1", "fired 1"] })
+        XCTAssertTrue(thread.stop())
+    }
+
+    /// A task never fires before its delay has passed, even when scheduled late in a loop turn
+    /// (the loop's cached time then lags behind): each fires `delay` or more after it was
+    /// scheduled, by the monotonic clock.
+    func testTasksNeverFireEarly() throws {
+        let thread = try LoopThread()
+        let early = Locked<[String]>([])
+        let fired = Locked(0)
+        let rounds = 20
+        for round in 0..<rounds {
+            let delay = Int64(1 + round % 3) * 1_000_000
+            try thread.sync {
+                // Spends most of a millisecond of this turn first, so the cached loop time is stale.
+                let turnStart = monotonicNanoseconds()
+                while monotonicNanoseconds() - turnStart < 900_000 {}
+                let task = StopwatchTask(delay: delay, early: early, fired: fired)
+                thread.loop.schedule(task, afterNanoseconds: delay)
+            }
+        }
+        XCTAssertTrue(eventually { fired.withLock { $0 } == rounds })
+        XCTAssertEqual(early.withLock { $0 }, [])
         XCTAssertTrue(thread.stop())
     }
 
@@ -99,11 +154,11 @@ final class LoopTimerQueueTests: XCTestCase {
         let thread = try LoopThread()
         let record = Locked<[String]>([])
         thread.loop.execute {
-            thread.loop.schedule(TaggedTask(1, record: record), after: .seconds(60))
-            thread.loop.schedule(TaggedTask(2, record: record), after: .seconds(30))
+            thread.loop.schedule(TaggedTask(1, record: record), afterNanoseconds: 60_000_000_000)
+            thread.loop.schedule(TaggedTask(2, record: record), afterNanoseconds: 30_000_000_000)
             thread.loop.stop()
             let late = TaggedTask(3, record: record)
-            XCTAssertFalse(thread.loop.schedule(late, after: .milliseconds(1)), "a stopping loop takes no task")
+            XCTAssertFalse(thread.loop.schedule(late, afterNanoseconds: 1_000_000), "a stopping loop takes no task")
             XCTAssertFalse(late.isScheduled)
         }
         XCTAssertTrue(eventually { record.withLock { $0.count } == 2 })
