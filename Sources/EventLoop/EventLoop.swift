@@ -35,7 +35,7 @@ public final class EventLoop: @unchecked Sendable {
     let writeBuffers: UnsafeMutablePointer<uv_buf_t>
     /// Free write requests for the connections' in-flight writes.
     let writeRequests = WriteRequestPool()
-    /// Connections that acceptors handed to this loop and that are not closed yet: what an
+    /// Connections that acceptors handed to this loop and that are not closing yet: what an
     /// acceptor compares to pick the loop with the fewest.
     let acceptedOpen = OpenConnectionCount()
     /// The connections' deadlines, on one timer.

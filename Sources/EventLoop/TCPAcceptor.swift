@@ -192,7 +192,7 @@ public final class TCPAcceptor: LoopHandle {
     private final class Target: @unchecked Sendable {
         let loop: EventLoop
         let onConnection: (TCPConnection) -> Void
-        /// Handed to this loop (by any acceptor) and not yet closed.
+        /// Handed to this loop (by any acceptor) and not closing yet.
         var open: OpenConnectionCount { loop.acceptedOpen }
 
         init(loop: EventLoop, onConnection: @escaping (TCPConnection) -> Void) {
@@ -223,8 +223,8 @@ private func acceptorIsReadable(_ handle: UnsafeMutablePointer<uv_poll_t>?, _ st
     (LoopHandle.owner(of: handle.map(UnsafeMutableRawPointer.init)) as? TCPAcceptor)?.acceptPending()
 }
 
-/// Connections acceptors handed to one loop and not yet closed (`EventLoop.acceptedOpen`);
-/// each such connection counts itself out when it closes.
+/// Connections acceptors handed to one loop and not closing yet (`EventLoop.acceptedOpen`);
+/// each such connection counts itself out when it starts closing.
 final class OpenConnectionCount: Sendable {
     let value = Atomic<Int>(0)
 }

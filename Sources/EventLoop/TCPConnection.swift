@@ -34,7 +34,7 @@ public final class TCPConnection: LoopHandle {
     @exclusivity(unchecked) private(set) var readState = ReadState.unconnected
     @exclusivity(unchecked) var outputState = OutputState.open
     /// Counted in the loop's `acceptedOpen` (an acceptor handed it over): counted out when it
-    /// closes. A flag and the loop's one counter, not a reference per connection.
+    /// starts closing. A flag and the loop's one counter, not a reference per connection.
     @exclusivity(unchecked) var countedAsAccepted = false
     @exclusivity(unchecked) var lingerMilliseconds: UInt32 = 2000
     /// This connection's place in the loop's deadline heap (-1: none armed).
@@ -303,6 +303,13 @@ public final class TCPConnection: LoopHandle {
 
     override func willClose() {
         loop.deadlines.remove(self)
+        // Counted out as it starts closing: a peer accepted later in this loop turn (a client
+        // that closes and reconnects) then stays on this loop instead of hopping to another
+        // while this one waits for its close callback.
+        if countedAsAccepted {
+            countedAsAccepted = false
+            loop.acceptedOpen.value.subtract(1, ordering: .relaxed)
+        }
     }
 
     override func didClose() {
@@ -317,11 +324,6 @@ public final class TCPConnection: LoopHandle {
         let delegate = self.delegate
         storedDelegate = nil
         delegate?.connectionDidClose(self)
-        // After the delegate's close, as the acceptor counts connections handed over.
-        if countedAsAccepted {
-            countedAsAccepted = false
-            loop.acceptedOpen.value.subtract(1, ordering: .relaxed)
-        }
     }
 }
 

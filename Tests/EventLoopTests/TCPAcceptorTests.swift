@@ -47,7 +47,12 @@ final class TCPAcceptorTests: XCTestCase {
         }
 
         // The first loop's two close: it has the fewest open now, so it takes the next two.
-        try loops[0].sync { for connection in handed[0].value { connection.close() } }
+        // They count out as they start closing: a peer accepted in the same turn stays here.
+        let openWhileClosing = try loops[0].sync {
+            for connection in handed[0].value { connection.close() }
+            return first.acceptedOpen.value.load(ordering: .relaxed)
+        }
+        XCTAssertEqual(openWhileClosing, 0, "connections that are closing no longer count")
         XCTAssertTrue(eventually { LiveCounts.connections == 2 })
         clients += try (0..<2).map { _ in try BlockingClient(port: port) }
         XCTAssertTrue(eventually { counts.withLock { $0 } == [4, 2] }, "\(counts.withLock { $0 })")
