@@ -22,6 +22,11 @@ final class HeapTrimmer {
     /// Made with the loop, closed by `stop()`; unreferenced, so it never keeps the loop alive.
     private let timer: LoopOwnTimer
     private var isClosed = false
+    /// The timer is armed. A close while it is only moves `settlesAt`: the timer, when it
+    /// fires early, waits the rest, so a stream of closes restarts no libuv timer each.
+    private var isArmed = false
+    /// The loop time the closing settles at: `settleMilliseconds` after the last arming close.
+    private var settlesAt: UInt64 = 0
 
     init(loop: UnsafeMutablePointer<uv_loop_t>) {
         self.loop = loop
@@ -42,10 +47,29 @@ final class HeapTrimmer {
         guard !isClosed else { return }
         let sinceBurstTrim = burstTrimmedAt.map { uv_now(loop) &- $0 }
         guard Self.closeArmsTrim(closedSinceTrim: closedSinceTrim, millisecondsSinceBurstTrim: sinceBurstTrim) else { return }
-        timer.start(after: Self.settleMilliseconds, heapTrimDidFire)
+        settlesAt = uv_now(loop) + Self.settleMilliseconds
+        if !isArmed {
+            isArmed = true
+            timer.start(after: Self.settleMilliseconds, heapTrimDidFire)
+        }
     }
 
-    fileprivate func trim() {
+    /// How long a timer firing at `now` still waits for the closing to settle at `settlesAt`;
+    /// nil when it has settled.
+    static func settleWait(now: UInt64, settlesAt: UInt64) -> UInt64? {
+        now < settlesAt ? settlesAt - now : nil
+    }
+
+    fileprivate func timerFired() {
+        if let wait = Self.settleWait(now: uv_now(loop), settlesAt: settlesAt) {
+            timer.start(after: wait, heapTrimDidFire)
+            return
+        }
+        isArmed = false
+        trim()
+    }
+
+    private func trim() {
         if closedSinceTrim >= Self.closesBeforeTrim {
             burstTrimmedAt = uv_now(loop)
         }
@@ -61,5 +85,5 @@ final class HeapTrimmer {
 }
 
 private func heapTrimDidFire(_ timer: UnsafeMutablePointer<uv_timer_t>?) {
-    LoopOwnTimer.owner(of: timer, as: HeapTrimmer.self)?.trim()
+    LoopOwnTimer.owner(of: timer, as: HeapTrimmer.self)?.timerFired()
 }

@@ -15,4 +15,13 @@ final class HeapTrimmerTests: XCTestCase {
         XCTAssertTrue(HeapTrimmer.closeArmsTrim(closedSinceTrim: 3, millisecondsSinceBurstTrim: HeapTrimmer.burstMilliseconds - 1))
         XCTAssertFalse(HeapTrimmer.closeArmsTrim(closedSinceTrim: 3, millisecondsSinceBurstTrim: HeapTrimmer.burstMilliseconds))
     }
+
+    /// The timer armed by the first close of a stream fires before the last close has
+    /// settled: it waits the rest, and trims only once `settleMilliseconds` passed since that close.
+    func testATimerFiringBeforeTheLastCloseSettledWaitsTheRest() {
+        XCTAssertEqual(HeapTrimmer.settleWait(now: 1_000, settlesAt: 1_700), 700)
+        XCTAssertEqual(HeapTrimmer.settleWait(now: 1_699, settlesAt: 1_700), 1)
+        XCTAssertNil(HeapTrimmer.settleWait(now: 1_700, settlesAt: 1_700))
+        XCTAssertNil(HeapTrimmer.settleWait(now: 2_500, settlesAt: 1_700))
+    }
 }
