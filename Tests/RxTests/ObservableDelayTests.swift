@@ -30,6 +30,16 @@ final class ObservableDelayTests: RxTestCase {
         XCTAssertEqual(res.events, [.next(220, 1), .next(221, 2), .next(225, 3), .completed(226)])
     }
 
+    /// An element that comes after the queue emptied starts a fresh drain, due its delay after
+    /// it; the events that come while it waits keep their own arrival times.
+    func testDelayStartsAFreshDrainAfterTheQueueEmptied() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createHotObservable([.next(210, 1), .next(300, 2), .next(303, 3), .completed(304)])
+        let res = scheduler.start { xs.delay(.seconds(10), scheduler: scheduler) }
+        XCTAssertEqual(res.events, [.next(220, 1), .next(310, 2), .next(313, 3), .completed(314)])
+        XCTAssertEqual(xs.subscriptions, [Subscription(200, 304)])
+    }
+
     /// RxSwift's drain rule: each drain sends one event and schedules the next for when it
     /// is due; an event already due (same arrival time) goes in the next drain, one tick later.
     func testDelaySendsOneEventPerDrain() {

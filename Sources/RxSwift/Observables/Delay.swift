@@ -65,6 +65,9 @@ final class DelaySink<Observer: ObserverType>: Sink<Observer> {
     @exclusivity(unchecked) var sourceError: Swift.Error?
     @usableFromInline
     let sourceSubscription = InlineSingleAssignmentDisposable()
+    /// The arrival recorded for the event that starts a drain: never read.
+    @usableFromInline
+    static var untimed: RxTime { RxTime(timeIntervalSinceReferenceDate: 0) }
     /// Guarded by `lock`: the latest drain scheduled (pending, or the one running), as a
     /// class reference (`disposableObject(_:)`): dropping it is a release, not a call
     /// through the `Optional<Disposable>` value witnesses.
@@ -109,7 +112,9 @@ final class DelaySink<Observer: ObserverType>: Sink<Observer> {
                     // example's answer) fit the first buffer: one allocation, not two.
                     queue.reserveCapacity(2)
                 }
-                queue.append((arrived: scheduler.now, event: event))
+                // Only an event that waits behind another is timed: the one that starts a
+                // drain is sent by it whatever its arrival (`nextStep`), so it skips the clock.
+                queue.append((arrived: active ? scheduler.now : Self.untimed, event: event))
                 if active { return false }
                 active = true
                 return true
