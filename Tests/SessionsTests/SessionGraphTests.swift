@@ -54,6 +54,63 @@ final class SessionGraphTests: XCTestCase {
     }
 }
 
+/// The subscriptions a session's build collects: one operator's disposer is the disposal
+/// itself, any other number disposed together in the order they were made.
+final class CollectedSubscriptionsTests: XCTestCase {
+    final class Noting: Disposable, @unchecked Sendable {  // used from the test's thread only
+        let name: String
+        let log: SessionGraphTests.Log
+        init(_ name: String, _ log: SessionGraphTests.Log) { self.name = name; self.log = log }
+        func dispose() { log.entries.append(name) }
+    }
+
+    func testNoneOneAndSeveralAreDisposedInTheOrderCollected() {
+        XCTAssertNil(SessionGraph(feeds: [], subscriptions: CollectedSubscriptions()).disposal)
+        let log = SessionGraphTests.Log()
+        var several = CollectedSubscriptions()
+        for name in ["a", "b", "c", "d"] { several.append(Noting(name, log)) }
+        XCTAssertEqual(several.rest.count, 2)
+        SessionGraph(feeds: [], subscriptions: several).disposal?.dispose()
+        XCTAssertEqual(log.entries, ["a", "b", "c", "d"])
+        var two = CollectedSubscriptions()
+        for name in ["e", "f"] { two.append(Noting(name, log)) }
+        XCTAssertTrue(two.rest.isEmpty)
+        SessionGraph(feeds: [], subscriptions: two).disposal?.dispose()
+        XCTAssertEqual(log.entries.suffix(2), ["e", "f"])
+        var lone = CollectedSubscriptions()
+        lone.append(Noting("g", log))
+        guard case .many = SessionGraph(feeds: [], subscriptions: lone).disposal else {
+            return XCTFail("a subscription that is not an operator's disposer is disposed through the list")
+        }
+        SessionGraph(feeds: [], subscriptions: lone).disposal?.dispose()
+        XCTAssertEqual(log.entries.last, "g")
+    }
+
+    func testAnOperatorsDisposerAloneIsTheDisposal() {
+        let start = Resources.total
+        var received: [Int] = []
+        do {
+            let subject = PublishSubject<Int>()
+            guard let disposer = subject.map({ $0 * 2 }).subscribe(AnyObserver { event in
+                if case .next(let value) = event { received.append(value) }
+            }) as? AnyObject & Disposable else {
+                return XCTFail("an operator's subscription is an object")
+            }
+            var one = CollectedSubscriptions()
+            one.append(disposer)
+            guard case .one(let kept)? = SessionGraph(feeds: [], subscriptions: one).disposal else {
+                return XCTFail("one operator's disposer is kept as itself")
+            }
+            XCTAssertTrue(kept === disposer)
+            subject.onNext(1)
+            SessionGraph(feeds: [], subscriptions: one).disposal?.dispose()
+            subject.onNext(2)
+        }
+        XCTAssertEqual(received, [2])
+        XCTAssertEqual(Resources.total, start)
+    }
+}
+
 /// `WireOutput.reader`: a stored property of a struct is read at its offset, anything else
 /// through the key path, and both give the value the key path gives.
 final class WireOutputReaderTests: XCTestCase {

@@ -104,13 +104,11 @@ public struct WireViewModel {
         var checksDeclarations = false
         assert({ checksDeclarations = true; return true }())
         let bindAll = Self.bindingAll(outputs)
-        let outputCount = outputs.count  // not the array: its metadata would be looked up per session
         build = { [checksDeclarations] client, sink in
             let wire = WireInputs(client: client, count: declarations.count, recordsDeclarations: checksDeclarations)
             let output = makeOutput(wire, client)
             assert(wire.declarations == declarations, "the input closure of \(name) must declare the same inputs every time")
-            var subscriptions: [AnyObject & Disposable] = []
-            subscriptions.reserveCapacity(outputCount)
+            var subscriptions = CollectedSubscriptions()
             bindAll(output, sink, &subscriptions)
             return SessionGraph(feeds: wire.feeds, subscriptions: subscriptions)
         }
@@ -122,8 +120,8 @@ public struct WireViewModel {
     /// which in this unspecialised code looked up the metadata of the array and its elements
     /// and copied each output through generic value witnesses.
     private static func bindingAll<Output>(_ outputs: [WireOutput<Output>])
-        -> (Output, SessionOutputSink, inout [AnyObject & Disposable]) -> Void {
-        var bindAll: (Output, SessionOutputSink, inout [AnyObject & Disposable]) -> Void = { _, _, _ in }
+        -> (Output, SessionOutputSink, inout CollectedSubscriptions) -> Void {
+        var bindAll: (Output, SessionOutputSink, inout CollectedSubscriptions) -> Void = { _, _, _ in }
         for (index, output) in outputs.enumerated().reversed() {
             let bind = output.bind
             let rest = bindAll
