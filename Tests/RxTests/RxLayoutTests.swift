@@ -69,12 +69,31 @@ final class RxLayoutTests: RxTestCase {
         XCTAssertEqual(MemoryLayout<InlineSingleAssignmentDisposable>.size, 24, "the mutex's word, then the state in 16 bytes")
     }
 
-    /// `SinkDisposer`: "56 bytes in a 64-byte malloc block, not 80 in a 96-byte one": its
-    /// subscription kept as a class existential.
-    func testSinkDisposerIs56BytesInA64ByteBlock() {
-        XCTAssertEqual(ObjectSize.instance(of: SinkDisposer.self), 56)
+    /// `SinkDisposer`: "40 bytes in a 48-byte malloc block, not 56 in a 64-byte one": its
+    /// sink's address shares the flags' word, its subscription kept as a class existential.
+    func testSinkDisposerIs40BytesInA48ByteBlock() {
+        XCTAssertEqual(ObjectSize.instance(of: SinkDisposer.self), 40)
+        XCTAssertEqual(ObjectSize.mallocBlock(forAllocationOf: 40), 48)
         XCTAssertEqual(ObjectSize.mallocBlock(forAllocationOf: 56), 64)
-        XCTAssertEqual(ObjectSize.mallocBlock(forAllocationOf: 80), 96)
+    }
+
+    /// The disposer keeps a sink that is no `SinkBase` in a box and still disposes it once,
+    /// whether `dispose()` comes after the sink is set or before.
+    func testASinkThatIsNoSinkBaseIsDisposedOnce() {
+        final class CountingSink: Disposable {
+            var disposals = 0
+            func dispose() { disposals += 1 }
+        }
+        for disposeFirst in [false, true] {
+            let disposer = SinkDisposer()
+            let sink = CountingSink()
+            if disposeFirst { disposer.dispose() }
+            disposer.setSinkAndSubscription(sink: sink, subscription: Disposables.create())
+            disposer.dispose()
+            disposer.dispose()
+            XCTAssertEqual(sink.disposals, 1, "disposed first: \(disposeFirst)")
+            XCTAssertTrue(disposer.isDisposed)
+        }
     }
 
     /// `disposableObject(_:)` reads the object and its witness table out of an opaque

@@ -104,20 +104,20 @@ class Producer<Element>: Observable<Element> {
 @usableFromInline
 package final class SinkDisposer: Cancelable {
     @usableFromInline
-    static let disposedFlag = 1
+    static var disposedFlag: UInt { 1 }
     @usableFromInline
-    static let sinkAndSubscriptionSetFlag = 2
+    static var sinkAndSubscriptionSetFlag: UInt { 2 }
+    @usableFromInline
+    static var flagBits: UInt { 3 }
 
+    /// The flags in bits 0 and 1, and the sink's address (a `SinkBase`, retained by the word
+    /// from when the set flag is published until the thread that sees both flags first takes
+    /// it; objects are 16-byte aligned) in the rest. The sink shares the flags' word, so the
+    /// disposer is 40 bytes in a 48-byte malloc block, not 56 in a 64-byte one (`RxLayoutTests`).
     @usableFromInline
-    let state = Atomic<Int>(0)
-    /// Written before `sinkAndSubscriptionSet` is published, then used by whichever thread
-    /// sees both flags first. Sinks are objects, so this is a class existential (a retain to
-    /// copy, not a value-witness call) and `nil` when unset or taken.
-    @usableFromInline
-    @exclusivity(unchecked) var sink: (AnyObject & Disposable)?
-    /// Set with `sink`; nil when unset, taken or a `NopDisposable`. A class existential too
-    /// (`disposableObject(_:)`): 16 bytes where a `Disposable` takes 40, so the disposer is
-    /// 56 bytes in a 64-byte malloc block, not 80 in a 96-byte one (`RxLayoutTests`).
+    let state = Atomic<UInt>(0)
+    /// Set before the set flag is published; nil when unset, taken or a `NopDisposable`. A
+    /// class existential (`disposableObject(_:)`): 16 bytes where a `Disposable` takes 40.
     @usableFromInline
     @exclusivity(unchecked) var subscription: (AnyObject & Disposable)?
 
@@ -142,14 +142,15 @@ package final class SinkDisposer: Cancelable {
             subscription.dispose()
             return
         }
-        self.sink = sink
         self.subscription = disposableObject(subscription)
-        let previous = state.bitwiseOr(Self.sinkAndSubscriptionSetFlag, ordering: .acquiringAndReleasing).oldValue
+        let address = UInt(bitPattern: Unmanaged.passRetained(SinkBase.of(sink)).toOpaque())
+        assert(address & Self.flagBits == 0, "an object's address has free low bits")
+        let previous = state.bitwiseOr(address | Self.sinkAndSubscriptionSetFlag, ordering: .acquiringAndReleasing).oldValue
         if previous & Self.sinkAndSubscriptionSetFlag != 0 {
             rxFatalError("Sink and subscription were already set")
         }
         if previous & Self.disposedFlag != 0 {
-            disposeSinkAndSubscription()
+            disposeSinkAndSubscription(address)
         }
     }
 
@@ -165,16 +166,26 @@ package final class SinkDisposer: Cancelable {
             return
         }
         if previous & Self.sinkAndSubscriptionSetFlag != 0 {
-            disposeSinkAndSubscription()
+            disposeSinkAndSubscription(previous)
         }
     }
 
-    /// Takes the stored sink and subscription out of the fields and disposes them.
+    /// Takes the sink (the word `value`'s address, with the word's retain) and the
+    /// subscription, and disposes them.
     @inlinable
-    func disposeSinkAndSubscription() {
-        let sink = self.sink.take()
+    func disposeSinkAndSubscription(_ value: UInt) {
         let subscription = self.subscription.take()
-        sink?.dispose()
+        if let address = UnsafeRawPointer(bitPattern: value & ~Self.flagBits) {
+            Unmanaged<SinkBase>.fromOpaque(address).takeRetainedValue().dispose()
+        }
         subscription?.dispose()
+    }
+
+    deinit {
+        // Set and never disposed: the word still holds the sink's retain.
+        let value = state.load(ordering: .acquiring)
+        if value & Self.disposedFlag == 0, let address = UnsafeRawPointer(bitPattern: value & ~Self.flagBits) {
+            Unmanaged<SinkBase>.fromOpaque(address).release()
+        }
     }
 }

@@ -7,7 +7,7 @@ import Synchronization
 /// `SinkDisposer` the producer made for this subscription, which disposes the sink and its
 /// upstream subscription.
 @usableFromInline
-class Sink<Observer: ObserverType>: Disposable {
+class Sink<Observer: ObserverType>: SinkBase {
     @usableFromInline
     let observer: Observer
     @usableFromInline
@@ -23,6 +23,7 @@ class Sink<Observer: ObserverType>: Disposable {
     init(observer: Observer, cancel: SinkDisposer) {
         self.observer = observer
         self.cancel = cancel
+        super.init()
         Resources.add(1)
     }
 
@@ -66,7 +67,7 @@ class Sink<Observer: ObserverType>: Disposable {
 
     /// Stops forwarding and disposes the subscription.
     @inlinable
-    func dispose() {
+    override func dispose() {
         disposed.store(true, ordering: .relaxed)
         cancel.dispose()
     }
