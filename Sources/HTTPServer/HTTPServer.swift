@@ -278,7 +278,15 @@ public final class HTTPServer {
             case .refuse(let response): return .response(response)
             }
         }
-        if let makeHandler = pathRoutes?.webSocket ?? upgradeFallback(for: request) {
+        // Not `??`: through its generic function the closure was wrapped twice (two blocks
+        // and two thunk calls an upgrade, about 400 instructions).
+        let makeHandler: (() -> any WebSocketHandler)?
+        if let routed = pathRoutes?.webSocket {
+            makeHandler = routed
+        } else {
+            makeHandler = upgradeFallback(for: request)
+        }
+        if let makeHandler {
             if isDraining { return .response(.error(503)) }
             switch WebSocketUpgrade.evaluate(request, hostPolicy: hostPolicy) {
             case .accept: return .upgrade(makeHandler: makeHandler)
