@@ -80,7 +80,7 @@ extension HTTPServer {
     /// (the connection waits, reading no further request, up to the idle timeout; then 503).
     public func addDeferredRoute(_ path: String, methods: Set<String>,
                                  _ handler: @escaping (HTTPRequestContext, HTTPAnswer<HTTPResponse>) -> Void) {
-        routes[path, default: PathRoutes()].deferred = DeferredRoute(methods: methods, handler: handler)
+        routes.update(path) { $0.deferred = DeferredRoute(methods: methods, handler: handler) }
     }
 
     /// Routes upgrade requests for `path` through `admit`, which decides (at once, or later
@@ -88,6 +88,6 @@ extension HTTPServer {
     /// `makeHandler` with what `admit` gave.
     public func addWebSocketRoute(_ path: String, admit: @escaping (HTTPRequestContext, HTTPAnswer<UpgradeAdmission>) -> Void,
                                   _ makeHandler: @escaping (AnyObject?) -> any WebSocketHandler) {
-        routes[path, default: PathRoutes()].admittedWebSocket = AdmittedWebSocketRoute(admit: admit, makeHandler: makeHandler)
+        routes.update(path) { $0.admittedWebSocket = AdmittedWebSocketRoute(admit: admit, makeHandler: makeHandler) }
     }
 }

@@ -21,7 +21,8 @@ public final class HTTPServer {
     }
 
     /// What one path routes to: a response route (checked first), a WebSocket route, or both.
-    struct PathRoutes {
+    /// An object, so a request's look-up takes one reference rather than copying four closures.
+    final class PathRoutes {
         var response: ((HTTPRequestHead) -> HTTPResponse)?
         var webSocket: (() -> any WebSocketHandler)?
         var admittedWebSocket: AdmittedWebSocketRoute?
@@ -41,7 +42,7 @@ public final class HTTPServer {
     // The tables below go unchecked for exclusivity: loop thread only, never borrowed
     // across a call that could reach them again (five dynamic checks per session less).
     /// Both kinds of route by path in one table: a request looks its path up once.
-    @exclusivity(unchecked) var routes: [String: PathRoutes] = [:]
+    @exclusivity(unchecked) var routes = RouteTable()
     @exclusivity(unchecked) private var webSocketFallback: (() -> any WebSocketHandler)?
     @exclusivity(unchecked) private var connections = ConnectionTable<HTTPConnection>()
     /// The upgraded connections open, counted only: a drain finds them on the loop
@@ -77,7 +78,7 @@ public final class HTTPServer {
     /// Routes upgrade requests for `path` (e.g. "/ws/login") to a new handler each.
     /// Other `/ws/...` paths answer 404 without upgrading.
     public func addWebSocketRoute(_ path: String, _ makeHandler: @escaping () -> any WebSocketHandler) {
-        routes[path, default: PathRoutes()].webSocket = makeHandler
+        routes.update(path) { $0.webSocket = makeHandler }
     }
 
     /// Upgrades a WebSocket request on any path no other route takes (test echo servers).
@@ -87,7 +88,7 @@ public final class HTTPServer {
 
     /// Answers GET and HEAD of `path` (exact match, query ignored) with `handler`'s response.
     public func addRoute(_ path: String, _ handler: @escaping (HTTPRequestHead) -> HTTPResponse) {
-        routes[path, default: PathRoutes()].response = handler
+        routes.update(path) { $0.response = handler }
     }
 
     /// Binds and listens. Throws `HTTPServerError` when the public directory is missing or
@@ -277,7 +278,15 @@ public final class HTTPServer {
             case .refuse(let response): return .response(response)
             }
         }
-        if let makeHandler = pathRoutes?.webSocket ?? upgradeFallback(for: request) {
+        // Not `??`: through its generic function the closure was wrapped twice (two blocks
+        // and two thunk calls an upgrade, about 400 instructions).
+        let makeHandler: (() -> any WebSocketHandler)?
+        if let routed = pathRoutes?.webSocket {
+            makeHandler = routed
+        } else {
+            makeHandler = upgradeFallback(for: request)
+        }
+        if let makeHandler {
             if isDraining { return .response(.error(503)) }
             switch WebSocketUpgrade.evaluate(request, hostPolicy: hostPolicy) {
             case .accept: return .upgrade(makeHandler: makeHandler)

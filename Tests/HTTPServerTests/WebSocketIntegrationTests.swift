@@ -48,6 +48,19 @@ final class WebSocketIntegrationTests: XCTestCase {
                       "\(harness.events.withLock { $0 })")
     }
 
+    /// An upgrade on a path no route takes goes to the fallback; a routed path keeps its route.
+    func testAnUnroutedPathUpgradesToTheFallbackAndARoutedOneToItsRoute() throws {
+        try start()
+        let server = harness.server, events = harness.events
+        try harness.runner.sync { server.value?.setWebSocketFallback { FallbackHandler(events: events) } }
+        let unrouted = try harness.client()
+        unrouted.send(WSTestFrames.upgradeRequest(path: "/anything"))
+        XCTAssertEqual(try XCTUnwrap(unrouted.readResponse()).status, 101)
+        XCTAssertTrue(eventually { events.withLock { $0 } == ["fallback-open"] }, "\(events.withLock { $0 })")
+        _ = try openSocket()
+        XCTAssertTrue(eventually { events.withLock { $0 } == ["fallback-open", "open"] }, "\(events.withLock { $0 })")
+    }
+
     func testEchoesOfEverySizeAroundTheSmallFrameLimit() throws {
         // Replies under 126 bytes are written as one piece, longer ones as header and payload.
         try start()
@@ -183,4 +196,13 @@ final class WebSocketIntegrationTests: XCTestCase {
         XCTAssertEqual(LiveCounts.connections, 0)
         XCTAssertTrue(eventually { harness.events.withLock { $0.last } == "closed" })
     }
+}
+
+/// Records its opening apart from `RecordingHandler`'s.
+private final class FallbackHandler: WebSocketHandler {
+    let events: Locked<[String]>
+    init(events: Locked<[String]>) { self.events = events }
+    func webSocketDidOpen(_ connection: WebSocketConnection, request: HTTPRequestHead) { events.withLock { $0.append("fallback-open") } }
+    func webSocket(_ connection: WebSocketConnection, didReceiveText text: String) {}
+    func webSocketDidClose(_ connection: WebSocketConnection) {}
 }

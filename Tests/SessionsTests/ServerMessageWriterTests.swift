@@ -18,6 +18,12 @@ final class ServerMessageWriterTests: XCTestCase {
                                             outputs: ["sum"])
         var bits: [UInt64] = [0, 1, 9, 0xa, 0xf, 0x10, 0xff, 0x100, 0xdead_beef, 1 << 63, UInt64.max, 0x0123_4567_89ab_cdef]
         for shift in 0..<64 { bits.append(1 << UInt64(shift)); bits.append((1 << UInt64(shift)) - 1) }
+        // Every digit in every place, and every digit count.
+        for shift in stride(from: 0, to: 64, by: 4) {
+            let digits: UInt64 = 0x0123_4567_89ab_cdef
+            let rotated = digits << UInt64(shift) | digits >> UInt64(64 - shift)
+            bits += [rotated, ~rotated, rotated >> shift, UInt64(0xfedc_ba98_7654_3210) >> shift]
+        }
         for value in bits {
             let written = template.withMessage(sessionBits: value) { String(decoding: $0, as: UTF8.self) }
             XCTAssertEqual(written, template.message(session: String(value, radix: 16)), "\(value)")
