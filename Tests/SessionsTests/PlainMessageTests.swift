@@ -146,4 +146,35 @@ final class PlainMessageTests: XCTestCase {
             }
         }
     }
+
+    /// A short ASCII value is built as a small string from its bytes: it must be the very
+    /// string `String(decoding:as:)` makes (the same two words, so equal, hashed and counted
+    /// alike), at every length and with every ASCII byte at each end, and a longer or
+    /// non-ASCII value must still come out right.
+    func testShortValuesAreTheStringsDecodingMakes() {
+        func bits(_ string: String) -> [UInt64] {
+            withUnsafeBytes(of: string) { Array($0.bindMemory(to: UInt64.self)) }
+        }
+        let fillers: [UInt8] = [0x20, 0x41, 0x7E, 0x7F]
+        for length in 0...17 {
+            for edge in UInt8(0x20)...UInt8(0x7F) where edge != 0x22 && edge != 0x5C {
+                for filler in fillers {
+                    var value = [UInt8](repeating: filler, count: length)
+                    if length > 0 { value[0] = edge; value[length - 1] = edge }
+                    let expected = String(decoding: value, as: UTF8.self)
+                    let text = #"{"input":"username","value":""# + expected + #""}"#
+                    guard case .text(let made)? = plain(text)?.payload else { return XCTFail(text) }
+                    XCTAssertEqual(made, expected, text)
+                    XCTAssertEqual(Array(made.utf8), value, text)
+                    XCTAssertEqual(made.count, length, text)
+                    XCTAssertEqual(made.hashValue, expected.hashValue, text)
+                    if length <= 15 { XCTAssertEqual(bits(made), bits(expected), text) }
+                }
+            }
+        }
+        for value in ["\u{E9}t\u{E9}", "12345678901234\u{E9}", "a\u{1F600}"] {
+            let text = #"{"input":"username","value":""# + value + #""}"#
+            XCTAssertEqual(plain(text), .init(index: 0, payload: .text(value)), text)
+        }
+    }
 }
