@@ -327,9 +327,9 @@ public final class TCPConnection: LoopHandle {
     }
 }
 
-/// `write(2)`; at file scope, where `write` is not one of the connection's own.
+/// `write(2)`, as the bare system call (`rxlive_write`: no cancellation-point wrapper).
 private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
-    write(descriptor, bytes, count)
+    rxlive_write(descriptor, bytes, UInt(count))
 }
 
 private func connectionAllocate(_ handle: UnsafeMutablePointer<uv_handle_t>?, _ suggested: Int,
