@@ -56,13 +56,18 @@ struct SessionFeeds {
     /// Sends `payload` to input `index`'s subject `object`, calling `accepted` just before; returns
     /// the refusal of a value that does not decode. The payload's kind is the input's kind
     /// (`InputTable` checked it), which is the kind of the object kept at `index`.
+    /// The object is taken owned (the caller's read of it is the one retain) and a subject is
+    /// called through it unretained: borrowed, it was retained once more around the call.
     @inline(__always)
-    static func send(_ payload: InputTable.Event.Payload, to object: AnyObject?, index: Int, input name: @autoclosure () -> String,
+    static func send(_ payload: InputTable.Event.Payload, to object: consuming AnyObject?, index: Int,
+                     input name: @autoclosure () -> String,
                      accepted: () -> Void) -> ProtocolError? {
-        guard let object else {
+        guard let object = consume object else {
             assertionFailure("no feed for input \(index)")
             return nil
         }
+        // Kept to the end of the call: the subjects below are called through it unretained.
+        defer { withExtendedLifetime(object) {} }
         switch payload {
         case .text(let value):
             accepted()
@@ -75,7 +80,8 @@ struct SessionFeeds {
                 unsafeDowncast(object, to: InitialTextFeed.self).send(value)
             } else {
                 assert(object is InlinePublishSubject<String>, "input \(index) is not a text input")
-                unsafeDowncast(object, to: InlinePublishSubject<String>.self).onNext(value)
+                Unmanaged.passUnretained(unsafeDowncast(object, to: InlinePublishSubject<String>.self))
+                    ._withUnsafeGuaranteedRef { $0.onNext(value) }
             }
         case .tap:
             accepted()
@@ -83,7 +89,8 @@ struct SessionFeeds {
                 unsafeDowncast(object, to: LimitedTapFeed.self).subject.onNext(())
             } else {
                 assert(object is InlinePublishSubject<Void>, "input \(index) is not a tap")
-                unsafeDowncast(object, to: InlinePublishSubject<Void>.self).onNext(())
+                Unmanaged.passUnretained(unsafeDowncast(object, to: InlinePublishSubject<Void>.self))
+                    ._withUnsafeGuaranteedRef { $0.onNext(()) }
             }
         case .value(let value):
             assert(object is WireValueFeed, "input \(index) is not a value input")
