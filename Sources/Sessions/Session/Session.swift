@@ -144,11 +144,18 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
         }
         let event: InputTable.Event
         var isPlain = false
-        do {
-            event = try endpoint.wire.inputs.event(utf8: bytes, isPlain: &isPlain)
-        } catch {
-            refuse(error)
-            return
+        // A plain message is matched through the table unretained (the endpoint holds it as
+        // long as the session holds the endpoint): read as usual, it was retained around the match.
+        if let plain = Unmanaged.passUnretained(endpoint.wire.inputs)._withUnsafeGuaranteedRef({ $0.plainEvent(bytes) }) {
+            event = plain
+            isPlain = true
+        } else {
+            do {
+                event = try endpoint.wire.inputs.event(utf8: bytes, isPlain: &isPlain)
+            } catch {
+                refuse(error)
+                return
+            }
         }
         // A limited tap's bucket is in its feed (`LimitedTapFeed`).
         if endpoint.wire.hasTapLimits, let limit = endpoint.wire.tapLimits[event.index],

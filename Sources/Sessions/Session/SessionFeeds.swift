@@ -67,7 +67,7 @@ struct SessionFeeds {
             return nil
         }
         // Kept to the end of the call: the subjects below are called through it unretained.
-        defer { withExtendedLifetime(object) {} }
+        defer { _fixLifetime(object) }
         switch payload {
         case .text(let value):
             accepted()
