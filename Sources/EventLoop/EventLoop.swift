@@ -15,7 +15,7 @@ import Glibc
 // points (`execute`, `inEventLoop`) use a Mutex and an Atomic.
 public final class EventLoop: @unchecked Sendable {
     let uvLoop: UnsafeMutablePointer<uv_loop_t>
-    private let ownerThread: Atomic<UInt>
+    @usableFromInline let ownerThread: Atomic<UInt>
     private var wakeUp: WakeUpHandle!
     private var stopping = false
     private var openHandles = 0
@@ -84,7 +84,8 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     /// True on the loop's thread.
-    public var inEventLoop: Bool { ownerThread.load(ordering: .relaxed) == UInt(pthread_self()) }
+    /// Inlinable: a session asks it for every output, through two connections.
+    @inlinable public var inEventLoop: Bool { ownerThread.load(ordering: .relaxed) == UInt(pthread_self()) }
 
     /// Number of this loop's open handles (the wake-up handle included until `stop()`).
     public var handleCount: Int { openHandles }

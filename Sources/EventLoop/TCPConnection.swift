@@ -86,7 +86,7 @@ public final class TCPConnection: LoopHandle {
     var stream: UnsafeMutablePointer<uv_stream_t> { rawHandle.assumingMemoryBound(to: uv_stream_t.self) }
 
     /// True on the loop's thread (`loop.inEventLoop`, without retaining the loop).
-    public var inEventLoop: Bool { loop.inEventLoop }
+    @inlinable public var inEventLoop: Bool { loop.inEventLoop }
 
     /// The socket has a peer (accepted, or connected by `EventLoop.connect`): counted live from now.
     func didEstablish() {

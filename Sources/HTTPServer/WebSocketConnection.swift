@@ -30,7 +30,7 @@ public final class WebSocketConnection {
     // Declared so the small fields share the last word: every session holds one of these,
     // and at 120 bytes it takes a 128-byte malloc block.
 
-    private let tcp: TCPConnection
+    @usableFromInline let tcp: TCPConnection
     @exclusivity(unchecked) private var handler: (any WebSocketHandler)?
     /// The server, for its configuration, its shared zlib streams and to be told of the
     /// close; it outlives its connections.
@@ -54,7 +54,7 @@ public final class WebSocketConnection {
 
     /// True on the thread of the connection's loop (`eventLoop.inEventLoop`, without
     /// retaining the loop).
-    public var inEventLoop: Bool { tcp.inEventLoop }
+    @inlinable public var inEventLoop: Bool { tcp.inEventLoop }
 
     /// The peer's IP address (the TCP peer: a proxy's when there is one).
     public var peerAddress: String? { tcp.peerAddress }
