@@ -129,10 +129,11 @@ final class DelaySink<Observer: ObserverType>: Sink<Observer> {
     /// drain is scheduled or running at a time), so it is dropped, not disposed.
     @inlinable
     func scheduleDrain(after dueTime: RxTimeInterval) {
-        let scheduled = disposableObject(scheduler.scheduleRelative((), dueTime: dueTime) { _ in
+        // The sink is the state, so the closure captures nothing: no box per drain.
+        let scheduled = disposableObject(scheduler.scheduleRelative(self, dueTime: dueTime) { sink in
             // A scheduler may still run work disposed while it was starting.
-            if !self.isDisposed {
-                self.drain()
+            if !sink.isDisposed {
+                sink.drain()
             }
             return Disposables.create()
         })

@@ -151,7 +151,10 @@ class InnerSubscriptionSlot: Disposable {
             }
             return
         }
-        setDisposable(source.subscribeErased(observer))
+        // The object form: a producer subscribed off a trampoline runs on a new one in place,
+        // where `subscribeErased` would schedule a closure on it (one allocation and a queue
+        // visit more per inner subscription; a login tap's request).
+        setDisposable(source.subscribeErasedObject(observer) ?? Disposables.create())
     }
 
     /// `subscribe`'s handler run on a new trampoline; out of line, so that the common path
