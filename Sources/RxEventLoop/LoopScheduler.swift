@@ -36,6 +36,14 @@ public struct LoopScheduler: MainSchedulerHost, Sendable {
     /// The loop that work scheduled now from this thread goes to.
     public var targetLoop: EventLoop { loop ?? EventLoop.current ?? fallback }
 
+    /// `targetLoop`, and whether the calling thread is its thread, with one thread look-up: a
+    /// following scheduler that finds the current loop is on it (a delay's drain, twice a login).
+    private var targetLoopAndPlacement: (loop: EventLoop, isOnLoop: Bool) {
+        if let loop { return (loop, loop.inEventLoop) }
+        if let current = EventLoop.current { return (current, true) }
+        return (fallback, fallback.inEventLoop)
+    }
+
     /// `true` on the thread of the loop work goes to from here: as `MainScheduler`'s host,
     /// this is the main thread, where `MainScheduler.instance` runs work inline.
     public var isOnHostThread: Bool {
@@ -57,9 +65,10 @@ public struct LoopScheduler: MainSchedulerHost, Sendable {
     public func scheduleRelative<StateType>(_ state: StateType, dueTime: RxTimeInterval,
                                             action: @escaping (StateType) -> Disposable) -> Disposable {
         if case .never = dueTime { return Disposables.create() }
-        let item = LoopScheduledAction(loop: targetLoop) { action(state) }
+        let (target, isOnTarget) = targetLoopAndPlacement
+        let item = LoopScheduledAction(loop: target) { action(state) }
         let nanoseconds = dueTime.rxNanoseconds
-        if item.loop.inEventLoop {
+        if isOnTarget {
             item.arm(afterNanoseconds: nanoseconds)
         } else {
             item.loop.execute { item.arm(afterNanoseconds: nanoseconds) }
