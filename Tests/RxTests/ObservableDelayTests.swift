@@ -40,6 +40,29 @@ final class ObservableDelayTests: RxTestCase {
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 304)])
     }
 
+    /// The sink keeps the two oldest waiting events itself and the rest in an array: events
+    /// that arrive while that array is drained, and after it emptied, keep their order and times.
+    func testDelayKeepsOrderAcrossItsTwoSlotsAndItsArray() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createHotObservable([
+            .next(210, 1), .next(211, 2), .next(212, 3), .next(213, 4), .next(218, 5), .next(224, 6), .completed(235),
+        ])
+        let res = scheduler.start { xs.delay(.seconds(10), scheduler: scheduler) }
+        XCTAssertEqual(res.events, [
+            .next(220, 1), .next(221, 2), .next(222, 3), .next(223, 4), .next(228, 5), .next(234, 6), .completed(245),
+        ])
+        XCTAssertEqual(xs.subscriptions, [Subscription(200, 235)])
+    }
+
+    /// An error drops every waiting event, those in the array too; the next subscription starts empty.
+    func testDelayErrorDropsEventsBeyondItsTwoSlots() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createHotObservable([.next(210, 1), .next(211, 2), .next(212, 3), .next(213, 4), .error(215, testError)])
+        let res = scheduler.start { xs.delay(.seconds(10), scheduler: scheduler) }
+        XCTAssertEqual(res.events, [.error(215, testError)])
+        XCTAssertEqual(xs.subscriptions, [Subscription(200, 215)])
+    }
+
     /// RxSwift's drain rule: each drain sends one event and schedules the next for when it
     /// is due; an event already due (same arrival time) goes in the next drain, one tick later.
     func testDelaySendsOneEventPerDrain() {

@@ -27,8 +27,14 @@ extension ObservableType {
 /// A drain schedules the next one itself and keeps its disposable under `lock` (disposal
 /// cancels it): `scheduleRecursive`'s group, boxes and disposables cost more than the rest
 /// of a delayed element.
+///
+/// The two oldest waiting events are kept in the sink, the rest in an array: a delayed
+/// element and the completion after it (a delayed `just`, the login example's answer) need
+/// no array. `Waiting` is `(arrived:event:)?`, a parameter of the sink so that its
+/// unspecialised deinit finds the slots' metadata in the sink's (`LatestElementSlot`).
 @usableFromInline
-final class DelaySink<Observer: ObserverType>: Sink<Observer> {
+final class DelaySink<Observer: ObserverType, Waiting: LatestElementSlot>: Sink<Observer>
+    where Waiting.Wrapped == (arrived: RxTime, event: Event<Observer.Element>) {
     @usableFromInline
     typealias Element = Observer.Element
 
@@ -47,11 +53,18 @@ final class DelaySink<Observer: ObserverType>: Sink<Observer> {
     let scheduler: SchedulerType
     @usableFromInline
     let lock = RxLock(())
-    /// Guarded by `lock`: events waiting, with the time each arrived.
+    /// Guarded by `lock`, as the two below: the oldest event waiting, with the time it arrived;
+    /// nil only when none waits.
     @usableFromInline
-    @exclusivity(unchecked) var queue: [(arrived: RxTime, event: Event<Element>)] = []
+    @exclusivity(unchecked) var oldest: Waiting = nil
+    /// The event after it; nil only when at most one waits.
     @usableFromInline
-    @exclusivity(unchecked) var queueHead = 0
+    @exclusivity(unchecked) var next: Waiting = nil
+    /// The events after those two, from `laterHead` on.
+    @usableFromInline
+    @exclusivity(unchecked) var later: [(arrived: RxTime, event: Event<Element>)] = []
+    @usableFromInline
+    @exclusivity(unchecked) var laterHead = 0
     /// Guarded by `lock`: a drain is scheduled or running.
     @usableFromInline
     @exclusivity(unchecked) var active = false
@@ -96,8 +109,7 @@ final class DelaySink<Observer: ObserverType>: Sink<Observer> {
         switch event {
         case .error(let error):
             let sendNow: Bool = lock.performLocked {
-                queue.removeAll()
-                queueHead = 0
+                removeAllWaiting()
                 sourceError = error
                 return !running
             }
@@ -107,14 +119,9 @@ final class DelaySink<Observer: ObserverType>: Sink<Observer> {
             }
         case .next, .completed:
             let startDrain: Bool = lock.performLocked {
-                if queue.capacity == 0 {
-                    // An element and the completion after it (a delayed `just`, the login
-                    // example's answer) fit the first buffer: one allocation, not two.
-                    queue.reserveCapacity(2)
-                }
                 // Only an event that waits behind another is timed: the one that starts a
                 // drain is sent by it whatever its arrival (`nextStep`), so it skips the clock.
-                queue.append((arrived: active ? scheduler.now : Self.untimed, event: event))
+                enqueue((arrived: active ? scheduler.now : Self.untimed, event: event))
                 if active { return false }
                 active = true
                 return true
@@ -187,21 +194,55 @@ final class DelaySink<Observer: ObserverType>: Sink<Observer> {
             if let sourceError {
                 return .fail(sourceError)
             }
-            if !sentOne && queueHead < queue.count {
-                let event = queue[queueHead].event
-                queueHead += 1
-                return .forward(event)
+            if !sentOne, let waiting = oldest.element {
+                dequeue()
+                return .forward(waiting.event)
             }
             running = false
-            if queueHead < queue.count {
-                let waited = scheduler.now.timeIntervalSince(queue[queueHead].arrived)
+            if let waiting = oldest.element {
+                let waited = scheduler.now.timeIntervalSince(waiting.arrived)
                 return .reschedule(after: max(0, dueTime.rxSeconds - waited))
             }
-            queue.removeAll(keepingCapacity: true)
-            queueHead = 0
             active = false
             return .stop
         }
+    }
+
+    /// Under `lock`: `waiting` joins the end of the queue.
+    @inlinable
+    func enqueue(_ waiting: (arrived: RxTime, event: Event<Element>)) {
+        if oldest.element == nil {
+            oldest = Waiting(waiting)
+        } else if next.element == nil {
+            next = Waiting(waiting)
+        } else {
+            later.append(waiting)
+        }
+    }
+
+    /// Under `lock`: the oldest event leaves the queue (there is one).
+    @inlinable
+    func dequeue() {
+        oldest = next
+        if laterHead < later.count {
+            next = Waiting(later[laterHead])
+            laterHead += 1
+            if laterHead == later.count {
+                later.removeAll(keepingCapacity: true)
+                laterHead = 0
+            }
+        } else {
+            next = nil
+        }
+    }
+
+    /// Under `lock`: the queue is emptied (an error drops what waits).
+    @inlinable
+    func removeAllWaiting() {
+        oldest = nil
+        next = nil
+        later.removeAll()
+        laterHead = 0
     }
 
     /// Stops forwarding and ends the source subscription and the pending drain.
@@ -239,7 +280,8 @@ final class Delay<Element>: Producer<Element> {
     /// Makes the sink and subscribes it to the source, for both run paths: `erasedRun` and `run`.
     @inlinable @inline(__always)
     func runSink<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Element {
-        let sink = DelaySink(observer: observer, cancel: cancel, dueTime: dueTime, scheduler: scheduler)
+        let sink = DelaySink<Observer, (arrived: RxTime, event: Event<Element>)?>(
+            observer: observer, cancel: cancel, dueTime: dueTime, scheduler: scheduler)
         return (sink: sink, subscription: sink.run(source: source))
     }
 
