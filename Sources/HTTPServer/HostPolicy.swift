@@ -13,9 +13,6 @@ struct HostPolicy {
     /// in place cost less than making its lowercased name and hashing it for the set (about
     /// 700 instructions a request).
     private let shortList: [[UInt8]]?
-    /// The short list's names that `startsWithListedName` may compare (`isPlainName`), each
-    /// as its length and its bytes, one after another: one buffer read with no retains.
-    private let plainNames: [UInt8]
     /// True when the names include "*": any host is answered.
     let anyHost: Bool
     /// "http" or "https": the scheme of the page's own origin.
@@ -38,7 +35,6 @@ struct HostPolicy {
         // ASCII names only: for those, comparing bytes is String's equality.
         shortList = self.names.count <= 8 && self.names.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } }
             ? self.names.map { Array($0.utf8) } : nil
-        plainNames = Self.lengthPrefixed(shortList?.filter(Self.isPlainName) ?? [])
         anyHost = names.contains("*")
         self.scheme = scheme
         let origins = extraOrigins.map { $0.lowercased() }
@@ -75,7 +71,6 @@ struct HostPolicy {
     /// `accepts(host:)` of a Host header's bytes, its name compared with `list` in place;
     /// nil when the header is not ASCII (the Unicode path decides).
     private func acceptsASCII(_ header: UnsafeBufferPointer<UInt8>, among list: [[UInt8]]) -> Bool? {
-        if !anyHost && Self.startsWithListedName(header, among: plainNames) { return true }
         guard let end = Self.asciiNameEnd(header) else { return nil }
         guard let end else { return false }
         if anyHost { return true }
@@ -88,62 +83,6 @@ struct HostPolicy {
             if same { return true }
         }
         return false
-    }
-
-    /// Whether `header` is one of `list`'s names (lowercase, `isPlainName`; ASCII letters of
-    /// the header folded), then nothing or a valid port: the usual Host, accepted without
-    /// first scanning it for its name's end and for non-ASCII bytes (about 150 instructions a
-    /// request). False sends the header the whole way.
-    static func startsWithListedName(_ header: UnsafeBufferPointer<UInt8>, among list: [UInt8]) -> Bool {
-        guard let first = header.first else { return false }
-        let firstFolded = foldedLetter(first)
-        return list.withUnsafeBufferPointer { table in
-            var start = 0
-            while start < table.count {
-                let count = Int(table[start])
-                let name = start + 1
-                start = name + count
-                // Most names differ in their first byte: only the others are compared further.
-                guard count <= header.count, table[name] == firstFolded else { continue }
-                var index = 1
-                while index < count && table[name + index] == foldedLetter(header[index]) { index += 1 }
-                if index == count && isPortOrNothing(header, from: count) { return true }
-            }
-            return false
-        }
-    }
-
-    /// `names` (each 1 to 255 bytes) as one buffer: each name's length, then its bytes.
-    static func lengthPrefixed(_ names: [[UInt8]]) -> [UInt8] {
-        names.flatMap { [UInt8($0.count)] + $0 }
-    }
-
-    /// An ASCII capital letter as its small one; any other byte as it is.
-    @inline(__always)
-    private static func foldedLetter(_ byte: UInt8) -> UInt8 {
-        byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
-    }
-
-    /// A name of at most 255 bytes without ":" or "[", or a bracketed literal whose one "]"
-    /// is its last byte: a match of it ends the header's name where `asciiNameEnd` would.
-    static func isPlainName(_ name: [UInt8]) -> Bool {
-        guard let first = name.first, name.count <= 255 else { return false }
-        if first != UInt8(ascii: "[") { return !name.contains(UInt8(ascii: ":")) }
-        return name.firstIndex(of: UInt8(ascii: "]")) == name.count - 1
-    }
-
-    /// Whether `header` from `start` on is empty or ":" and a port in 1...65535 (1 to 5 digits).
-    private static func isPortOrNothing(_ header: UnsafeBufferPointer<UInt8>, from start: Int) -> Bool {
-        let count = header.count
-        if start == count { return true }
-        guard header[start] == UInt8(ascii: ":"), count - start - 1 >= 1, count - start - 1 <= 5 else { return false }
-        var number = 0
-        for index in (start + 1)..<count {
-            let digit = header[index] &- UInt8(ascii: "0")
-            guard digit < 10 else { return false }
-            number = number * 10 + Int(digit)
-        }
-        return number >= 1 && number <= 65535
     }
 
     /// True when a browser at `origin` may open a WebSocket on a request whose (accepted)
@@ -256,7 +195,20 @@ struct HostPolicy {
             guard let close = bytes.firstIndex(of: UInt8(ascii: "]")) else { return .some(nil) }
             end = close + 1
         }
-        guard end > 0, isPortOrNothing(bytes, from: end) else { return .some(nil) }
+        guard end > 0 else { return .some(nil) }
+        if end < count {
+            // ":" and 1 to 5 digits, 1...65535.
+            guard bytes[end] == UInt8(ascii: ":"), count - end - 1 >= 1, count - end - 1 <= 5 else { return .some(nil) }
+            var number = 0
+            index = end + 1
+            while index < count {
+                let digit = bytes[index] &- UInt8(ascii: "0")
+                guard digit < 10 else { return .some(nil) }
+                number = number * 10 + Int(digit)
+                index += 1
+            }
+            guard number >= 1 && number <= 65535 else { return .some(nil) }
+        }
         return .some(end)
     }
 

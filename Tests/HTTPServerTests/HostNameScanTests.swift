@@ -29,31 +29,28 @@ final class HostNameScanTests: XCTestCase {
         XCTAssertFalse(HostPolicy.isWellFormed(hostHeader: "MÜNCHEN.de:0"))
     }
 
-    /// The shortcut for a listed name (`startsWithListedName`) accepts only what the whole
-    /// check accepts (a name made from the header, looked up in the set), and takes the
-    /// usual Host headers.
-    func testTheListedNameShortcutAgreesWithTheWholeCheck() {
-        let policy = HostPolicy(names: ["localhost", "127.0.0.1", "::1", "Example.com", "[broken", "a:b"], scheme: "http",
-                                extraOrigins: [])
-        let plain = policy.names.map { Array($0.utf8) }.filter(HostPolicy.isPlainName)
-        XCTAssertEqual(Set(plain.map { String(decoding: $0, as: UTF8.self) }), ["localhost", "127.0.0.1", "[::1]", "example.com", "[a:b]"])
-        let headers = ["localhost", "LocalHost:8080", "127.0.0.1", "127.0.0.1:1", "127.0.0.1:65535", "127.0.0.1:65536",
-                       "127.0.0.1:0", "127.0.0.1:", "127.0.0.1:+80", "127.0.0.1:080", "127.0.0.1:123456", "127.0.0.10",
-                       "127.0.0.1.", "127.0.0.1:80:90", "localhostx", "localhost x", "[::1]", "[::1]:8080", "[::1]x",
-                       "[::1]:", "[::1", "EXAMPLE.COM:443", "example.co", "[broken", "[broken]", "a:b", "[a:b]", "[a:b]:1", "a", "", ":80",
-                       "localhost:8\u{FF}", "localhoſt"]
-        var taken = 0
-        for header in headers {
-            let whole = HostPolicy.name(ofHostHeader: header).map(policy.names.contains) ?? false
-            var bytes = header
-            let shortcut = bytes.withUTF8 { HostPolicy.startsWithListedName($0, among: HostPolicy.lengthPrefixed(plain)) }
-            if shortcut {
-                taken += 1
-                XCTAssertTrue(whole, "the shortcut accepted \(header), which the whole check refuses")
+    /// The Host remembered from an accepted request answers the next one with the same
+    /// bytes; any other (refused, empty, another spelling) is checked whole, so every answer
+    /// is the policy's own.
+    func testARememberedHostAnswersAsThePolicy() throws {
+        let policy = HostPolicy(names: ["localhost", "127.0.0.1"], scheme: "http", extraOrigins: [])
+        let hosts = ["", "127.0.0.1:8080", "127.0.0.1:8080", "evil.example", "", "127.0.0.1:8080", "LOCALHOST", "localhost",
+                     "localhost:0", "evil.example", "127.0.0.1:8081", "127.0.0.1:8081", "", String(repeating: "a", count: 70),
+                     "127.0.0.1:8080"]
+        var remembered: [UInt8] = []
+        var rememberedHits = 0
+        for host in hosts {
+            let head = "GET / HTTP/1.1\r\nHost: \(host)"
+            guard case .success(let request) = HTTPRequestParser.parse(Array(head.utf8)[...]) else {
+                // A malformed Host never reaches routing.
+                XCTAssertFalse(HostPolicy.isWellFormed(hostHeader: host), host)
+                continue
             }
-            XCTAssertEqual(bytes.withUTF8 { policy.accepts(hostBytes: $0) }, whole, header)
-            XCTAssertEqual(policy.accepts(host: header), whole, header)
+            let before = remembered
+            let answer = request.hostFieldIsAccepted(by: policy, remembering: &remembered)
+            XCTAssertEqual(answer, request.hostFieldIsAccepted(by: policy), host)
+            if !host.isEmpty && before == Array(host.utf8) { rememberedHits += 1 }
         }
-        XCTAssertEqual(taken, 11, "the usual headers take the shortcut")
+        XCTAssertEqual(rememberedHits, 3, "a repeated accepted Host is answered from memory")
     }
 }
