@@ -54,6 +54,13 @@ public final class TCPAcceptor: LoopHandle {
         if family == AF_INET6 {
             setsockopt(descriptor, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &no, socklen_t(MemoryLayout<Int32>.size))
         }
+        // Every accepted socket inherits it (`TCPConnection.adopt`): one call here rather than
+        // a system call per connection.
+        guard setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size)) == 0 else {
+            let code = -errno
+            Glibc.close(descriptor)
+            throw EventLoopError(code, "\(what) with TCP_NODELAY")
+        }
         let bound = address.withSocketAddress { bind(descriptor, $0, socklen_t(address.length)) }
         guard bound == 0, Glibc.listen(descriptor, backlog) == 0 else {
             let code = -errno

@@ -88,18 +88,21 @@ public final class TCPConnection: LoopHandle {
     /// True on the loop's thread (`loop.inEventLoop`, without retaining the loop).
     @inlinable public var inEventLoop: Bool { loop.inEventLoop }
 
-    /// The socket has a peer (accepted, or connected by `EventLoop.connect`): counted live from now.
-    func didEstablish() {
+    /// The socket has a peer (accepted, or connected by `EventLoop.connect`): counted live from
+    /// now. Nagle's algorithm is turned off unless the socket has it off already.
+    func didEstablish(noDelayInherited: Bool = false) {
         moveReading(.established)
         LiveCounts.connectionOpened()
-        uv_tcp_nodelay(tcp, 1)
+        if !noDelayInherited { uv_tcp_nodelay(tcp, 1) }
     }
 
     /// Takes over `descriptor`, a socket accepted outside libuv (see `TCPAcceptor`); false
-    /// when libuv refuses it (the caller still owns the descriptor then).
+    /// when libuv refuses it (the caller still owns the descriptor then). Its `TCP_NODELAY`
+    /// came from the listening socket (Linux copies it to each accepted socket), so no
+    /// `setsockopt` is made per connection.
     func adopt(socket descriptor: Int32) -> Bool {
         guard uv_tcp_open(tcp, uv_os_sock_t(descriptor)) == 0 else { return false }
-        didEstablish()
+        didEstablish(noDelayInherited: true)
         return true
     }
 

@@ -1,4 +1,7 @@
 import WebSocket
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A parsed HTTP/1.1 request head (RFC 9112): request line and header fields.
 public struct HTTPRequestHead: Sendable, Equatable {
@@ -89,6 +92,25 @@ public struct HTTPRequestHead: Sendable, Equatable {
         let (count, first) = fieldIndex.fields(.host)
         if count == 0 { return true }
         return fields.withValue(first) { value in policy.accepts(hostBytes: value) }
+    }
+
+    /// `hostFieldIsAccepted(by:)`, answered by one comparison when the field's bytes are
+    /// `accepted`, a Host the policy accepted before: a client names the same host in every
+    /// request, so the name need not be read again (about 300 instructions a request). A
+    /// newly accepted Host of at most 64 bytes becomes `accepted`.
+    func hostFieldIsAccepted(by policy: HostPolicy, remembering accepted: inout [UInt8]) -> Bool {
+        guard fieldIndex.isComplete else { return hostFieldIsAccepted(by: policy) }
+        let (count, first) = fieldIndex.fields(.host)
+        if count == 0 { return true }
+        return fields.withValue(first) { value in
+            if let base = value.baseAddress, !value.isEmpty, value.count == accepted.count,
+               accepted.withUnsafeBufferPointer({ memcmp($0.baseAddress!, base, value.count) == 0 }) {
+                return true
+            }
+            guard policy.accepts(hostBytes: value) else { return false }
+            if value.count <= 64 { accepted = Array(value) }
+            return true
+        }
     }
 
     /// Every value of the header `name` (case-insensitive), in order.

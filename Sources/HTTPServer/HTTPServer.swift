@@ -55,6 +55,8 @@ public final class HTTPServer {
     @exclusivity(unchecked) private var shutdownCompletions: [() -> Void] = []
     @exclusivity(unchecked) private var shutdownTimer: TimerHandle?
     @exclusivity(unchecked) private var started = false
+    /// The Host field of the last request routed, when it was accepted (`route`).
+    @exclusivity(unchecked) private var lastAcceptedHost: [UInt8] = []
     private var cachedDate: (second: Int, text: String) = (0, "")
     /// The zlib streams this server's connections share (one server per loop, so one set per loop thread).
     private(set) var deflateStreams: PerMessageDeflateStreams?
@@ -242,7 +244,7 @@ public final class HTTPServer {
         // absolute-form target's authority is the host checked (RFC 9112 §3.2.2).
         if let authority = request.authority {
             if !hostPolicy.accepts(host: authority) { return .response(.error(421)) }
-        } else if !request.hostFieldIsAccepted(by: hostPolicy) {
+        } else if !request.hostFieldIsAccepted(by: hostPolicy, remembering: &lastAcceptedHost) {
             return .response(.error(421))
         }
         let isGetOrHead = request.method == "GET" || request.method == "HEAD"

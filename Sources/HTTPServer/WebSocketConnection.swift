@@ -58,6 +58,8 @@ public final class WebSocketConnection {
 
     /// The peer's IP address (the TCP peer: a proxy's when there is one).
     public var peerAddress: String? { tcp.peerAddress }
+    /// The peer's IP address, its text made only when read.
+    package var peerIPAddress: PeerAddress? { tcp.peerIPAddress }
 
     /// True until a close frame was sent or received or the connection failed.
     public var isOpen: Bool { state == .open }

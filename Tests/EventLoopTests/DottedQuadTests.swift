@@ -24,4 +24,16 @@ final class DottedQuadTests: XCTestCase {
         }
         XCTAssertEqual(TCPConnection.dottedQuad(in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)), "127.0.0.1")
     }
+
+    /// A peer's IPv4 address kept as its bytes reads as what `inet_ntop` writes, every time;
+    /// one given as text reads as that text.
+    func testAPeerAddressKeptAsBytesReadsAsItsDottedQuad() {
+        let address = in_addr(s_addr: UInt32(0xCB00_7109).bigEndian)
+        let peer = PeerAddress(ipv4: address)
+        XCTAssertEqual(peer.text, "203.0.113.9")
+        XCTAssertEqual(peer.text, systemName(address))
+        XCTAssertEqual(peer, PeerAddress(ipv4: address))
+        XCTAssertEqual(PeerAddress("::1").text, "::1")
+        XCTAssertEqual(PeerAddress("").text, "")
+    }
 }

@@ -1,3 +1,4 @@
+import CLibUV
 @testable import EventLoop
 import Foundation
 import NetworkTestSupport
@@ -92,6 +93,36 @@ final class TCPAcceptorTests: XCTestCase {
             }
         }
         XCTAssertTrue(isAddressInUse)
+        try runner.sync { acceptor.value?.close() }
+        XCTAssertTrue(runner.stop())
+    }
+
+    /// Accepted sockets get `TCP_NODELAY` from the listening socket, with no call of their own:
+    /// without it small replies would wait for the peer's delayed ACK.
+    func testAcceptedConnectionsHaveNagleOff() throws {
+        let runner = try LoopThread()
+        let loop = runner.loop
+        let acceptor = LoopConfined<TCPAcceptor?>(nil)
+        let noDelay = Locked<Int32?>(nil)
+        let port = try runner.sync {
+            let made = try TCPAcceptor(loop: loop, host: "127.0.0.1", port: 0)
+            try made.start { connection in
+                var descriptor = uv_os_fd_t()
+                var value: Int32 = -1
+                var length = socklen_t(MemoryLayout<Int32>.size)
+                if uv_fileno(UnsafeMutableRawPointer(connection.tcp).assumingMemoryBound(to: uv_handle_t.self), &descriptor) == 0,
+                   getsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &value, &length) == 0 {
+                    noDelay.withLock { $0 = value }
+                }
+                connection.close()
+            }
+            acceptor.value = made
+            return made.localPort
+        }
+        let client = try BlockingClient(port: port)
+        XCTAssertTrue(eventually { noDelay.withLock { $0 } != nil })
+        XCTAssertEqual(noDelay.withLock { $0 }, 1)
+        _ = client
         try runner.sync { acceptor.value?.close() }
         XCTAssertTrue(runner.stop())
     }

@@ -28,4 +28,29 @@ final class HostNameScanTests: XCTestCase {
         XCTAssertTrue(HostPolicy.isWellFormed(hostHeader: "MÜNCHEN.de:80"))
         XCTAssertFalse(HostPolicy.isWellFormed(hostHeader: "MÜNCHEN.de:0"))
     }
+
+    /// The Host remembered from an accepted request answers the next one with the same
+    /// bytes; any other (refused, empty, another spelling) is checked whole, so every answer
+    /// is the policy's own.
+    func testARememberedHostAnswersAsThePolicy() throws {
+        let policy = HostPolicy(names: ["localhost", "127.0.0.1"], scheme: "http", extraOrigins: [])
+        let hosts = ["", "127.0.0.1:8080", "127.0.0.1:8080", "evil.example", "", "127.0.0.1:8080", "LOCALHOST", "localhost",
+                     "localhost:0", "evil.example", "127.0.0.1:8081", "127.0.0.1:8081", "", String(repeating: "a", count: 70),
+                     "127.0.0.1:8080"]
+        var remembered: [UInt8] = []
+        var rememberedHits = 0
+        for host in hosts {
+            let head = "GET / HTTP/1.1\r\nHost: \(host)"
+            guard case .success(let request) = HTTPRequestParser.parse(Array(head.utf8)[...]) else {
+                // A malformed Host never reaches routing.
+                XCTAssertFalse(HostPolicy.isWellFormed(hostHeader: host), host)
+                continue
+            }
+            let before = remembered
+            let answer = request.hostFieldIsAccepted(by: policy, remembering: &remembered)
+            XCTAssertEqual(answer, request.hostFieldIsAccepted(by: policy), host)
+            if !host.isEmpty && before == Array(host.utf8) { rememberedHits += 1 }
+        }
+        XCTAssertEqual(rememberedHits, 3, "a repeated accepted Host is answered from memory")
+    }
 }

@@ -1,3 +1,4 @@
+import EventLoop
 import RxSwift
 
 /// Hands out the input streams of one session, one subject per declared input, and
@@ -148,7 +149,9 @@ public final class WireInputs {
 public struct WireClient: Sendable {
     /// The client's IP address: the peer's, or from `X-Forwarded-For` when the peer is a
     /// trusted proxy. Empty while declaring inputs.
-    public let address: String
+    public var address: String { peerAddress.text }
+    /// `address` as the connection gave it, written as text when read.
+    private let peerAddress: PeerAddress
     /// Sends `{"error":…}` to this session (from any thread; nothing once it has closed).
     public let refuse: @Sendable (ProtocolError) -> Void
     /// Who the session is signed in as (a session cookie or bearer token at the upgrade);
@@ -160,10 +163,10 @@ public struct WireClient: Sendable {
     /// otherwise.
     let answers: (any ServiceAnswering)?
 
-    init(address: String = "", user: SignedInUser? = nil, refuse: @escaping @Sendable (ProtocolError) -> Void = { _ in },
+    init(address: PeerAddress = PeerAddress(""), user: SignedInUser? = nil, refuse: @escaping @Sendable (ProtocolError) -> Void = { _ in },
          send: @escaping @Sendable (String) -> Void = { _ in }, answers: (any ServiceAnswering)? = nil) {
         self.answers = answers
-        self.address = address
+        peerAddress = address
         self.user = user
         self.refuse = refuse
         self.send = send

@@ -14,13 +14,14 @@ extension Session: WebSocketHandler {
             return
         }
         // `X-Forwarded-For` is read only when some proxy is trusted: the look-up cost each
-        // session about 280 instructions, and without one the peer's address is the answer.
+        // session about 280 instructions, and without one the peer's address is the answer,
+        // left unwritten until a service reads it.
         let proxies = endpoint.configuration.trustedProxies
-        let address = ClientAddress.resolve(
-            peer: connection.peerAddress ?? "", forwardedFor: proxies.isEmpty ? [] : request.headers(named: "x-forwarded-for"),
-            trustedProxies: proxies)
+        let peer = connection.peerIPAddress ?? PeerAddress("")
+        let address = proxies.isEmpty ? peer : PeerAddress(ClientAddress.resolve(
+            peer: peer.text, forwardedFor: request.headers(named: "x-forwarded-for"), trustedProxies: proxies))
         transport = connection
-        open(clientAddress: address)
+        open(client: address)
     }
 
     func webSocket(_ connection: WebSocketConnection, didReceiveText text: String) {

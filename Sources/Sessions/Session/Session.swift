@@ -1,4 +1,5 @@
 import Dispatch
+import EventLoop
 import Logging
 import RxSwift
 
@@ -84,6 +85,11 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
     ///   (`OfflineSession`); nil live, where `--record` (`SessionConfiguration.recorder`)
     ///   records them instead.
     func open(clientAddress: String = "", answers: (any ServiceAnswering)? = nil) {
+        open(client: PeerAddress(clientAddress), answers: answers)
+    }
+
+    /// `open(clientAddress:answers:)` with the address as the connection gave it.
+    func open(client clientAddress: PeerAddress, answers: (any ServiceAnswering)? = nil) {
         guard case .idle = state else { return }
         metrics.sessionOpened(endpoint.sessionCounters, loop: endpoint.loop)
         endpoint.ready.withMessage(sessionBits: idBits, user: identity) { ready in
