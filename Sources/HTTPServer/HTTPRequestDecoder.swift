@@ -38,14 +38,6 @@ public struct HTTPRequestDecoder {
     private var bodyToSkip = 0
     /// A head whose body is still arriving, and that body's length.
     private var waitingHead: (head: HTTPRequestHead, length: Int)?
-    /// The first head of bytes that arrived whole while nothing was pending, read where they
-    /// came (`append`) and not yet handed out, with its size in bytes: the usual request is
-    /// never copied into `buffer` (a heap block, its copy and its free less).
-    private var headReadInPlace: HTTPRequestHead?
-    /// The failure of such a head, instead of it.
-    private var failureReadInPlace: HTTPParseError?
-    /// The size in bytes of the head read in place (0 when none waits).
-    private var sizeReadInPlace = 0
     /// The body of the last head `next()` returned: empty when it had none or a longer one
     /// than `maxKeptBodySize` (skipped).
     public private(set) var body: [UInt8] = []
@@ -58,20 +50,15 @@ public struct HTTPRequestDecoder {
     }
 
     /// True while bytes of an unfinished request (head or skipped body) are pending.
-    public var hasPartialInput: Bool { !buffer.isEmpty || bodyToSkip > 0 || waitingHead != nil || sizeReadInPlace > 0 }
+    public var hasPartialInput: Bool { !buffer.isEmpty || bodyToSkip > 0 || waitingHead != nil }
 
     /// Bytes held and not yet decoded.
-    public var bufferedByteCount: Int { buffer.count + sizeReadInPlace }
+    public var bufferedByteCount: Int { buffer.count }
 
     /// Adds bytes read from the connection.
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
         guard !isStopped else { return }
         var bytes = bytes
-        if buffer.isEmpty && bodyToSkip == 0 && waitingHead == nil && sizeReadInPlace == 0, let base = bytes.baseAddress,
-           let size = readHeadInPlace(UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: bytes.count)) {
-            if size == bytes.count { return }
-            bytes = UnsafeRawBufferPointer(start: base + size, count: bytes.count - size)
-        }
         if bodyToSkip > 0 && buffer.isEmpty {
             let skipped = min(bodyToSkip, bytes.count)
             bodyToSkip -= skipped
@@ -83,12 +70,6 @@ public struct HTTPRequestDecoder {
     /// The next complete request head, a failure, or nil when more bytes are needed.
     public mutating func next() -> Output? {
         guard !isStopped else { return nil }
-        if sizeReadInPlace > 0 {
-            sizeReadInPlace = 0
-            body = []
-            if let error = failureReadInPlace.take() { return fail(error) }
-            if let head = headReadInPlace.take() { return handOut(head) }
-        }
         if bodyToSkip > 0 {
             let skipped = min(bodyToSkip, buffer.count)
             buffer.removeFirst(skipped)
@@ -103,8 +84,6 @@ public struct HTTPRequestDecoder {
             return .head(waiting.head)
         }
         body = []
-        // Nothing to scan (the usual call after a head read in place).
-        if buffer.isEmpty { return nil }
         // RFC 9112 §2.2: empty lines before a request line are ignored.
         var leading = 0
         while leading + 1 < buffer.count, buffer[leading] == HTTPRequestParser.cr, buffer[leading + 1] == HTTPRequestParser.lf {
@@ -140,27 +119,24 @@ public struct HTTPRequestDecoder {
         buffer.removeFirst(headEnd)
         scanned = 0
         switch result {
-        case .failure(let error): return fail(error)
-        case .success(let head): return handOut(head)
-        }
-    }
-
-    /// A parsed head whose bytes are gone from the input, once its body is framed.
-    private mutating func handOut(_ head: consuming HTTPRequestHead) -> Output? {
-        switch head.body {
-        case .none:
-            break
-        case .contentLength(let length):
-            if length > limits.maxBodySize { return fail(.contentTooLarge) }
-            if length > 0 && length <= limits.maxKeptBodySize {
-                waitingHead = (head, length)
-                return next()
+        case .failure(let error):
+            return fail(error)
+        case .success(let head):
+            switch head.body {
+            case .none:
+                break
+            case .contentLength(let length):
+                if length > limits.maxBodySize { return fail(.contentTooLarge) }
+                if length > 0 && length <= limits.maxKeptBodySize {
+                    waitingHead = (head, length)
+                    return next()
+                }
+                bodyToSkip = length
+            case .chunked:
+                isStopped = true
             }
-            bodyToSkip = length
-        case .chunked:
-            isStopped = true
+            return .head(head)
         }
-        return .head(head)
     }
 
     /// Hands over the bytes after the last head (e.g. WebSocket frames that followed an
@@ -177,30 +153,6 @@ public struct HTTPRequestDecoder {
         return .failure(error)
     }
 
-    /// With nothing pending, parses the head that `bytes` begin with where they are, as
-    /// `next()` would from the buffer, and keeps it for `next()`; its size, or nil (leaving
-    /// everything to the buffer) when the bytes hold no whole head, start with an empty line,
-    /// or are malformed before the head's end.
-    private mutating func readHeadInPlace(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard let first = bytes.first, first != HTTPRequestParser.cr else { return nil }
-        let limits = limits
-        return withUnsafeTemporaryAllocation(of: Int.self, capacity: max(0, limits.maxHeaderCount) + 2) { lineEnds in
-            var crCount = 0
-            guard case .success(let headEnd)? = Self.scanForEndOfHead(bytes, from: 0, maxHeadSize: limits.maxHeadSize,
-                                                                      noting: lineEnds, count: &crCount).result else {
-                return nil
-            }
-            let head = UnsafeBufferPointer(start: bytes.baseAddress, count: headEnd - 4)
-            switch HTTPRequestParser.parse(head, maxHeaderCount: limits.maxHeaderCount, checkedLineEnds: lineEnds,
-                                           lineCount: crCount - 1) {
-            case .success(let parsed): headReadInPlace = parsed
-            case .failure(let error): failureReadInPlace = error
-            }
-            sizeReadInPlace = headEnd
-            return headEnd
-        }
-    }
-
     /// Index just past CRLFCRLF, a failure for malformed bytes or an oversized head, or nil.
     /// One pass over the buffer's storage; ordinary bytes (not a control, not after a CR)
     /// are skipped eight at a time, or take one comparison each near the end.
@@ -208,64 +160,57 @@ public struct HTTPRequestDecoder {
     /// holds) and `count` counts them all.
     private mutating func scanForEndOfHead(noting lineEnds: UnsafeMutableBufferPointer<Int>?,
                                            count: inout Int) -> Result<Int, HTTPParseError>? {
-        let (result, stop) = buffer.withUnsafeBufferPointer { bytes in
-            Self.scanForEndOfHead(bytes, from: scanned, maxHeadSize: limits.maxHeadSize, noting: lineEnds, count: &count)
+        let maxHeadSize = limits.maxHeadSize
+        let (result, stop) = buffer.withUnsafeBufferPointer { bytes -> (Result<Int, HTTPParseError>?, Int) in
+            var index = scanned
+            var previous: UInt8 = index > 0 ? bytes[index - 1] : 0
+            let wordsEnd = min(bytes.count, maxHeadSize)
+            while index < bytes.count {
+                if previous != HTTPRequestParser.cr, index + 8 <= wordsEnd {
+                    // Straight to the word's first control byte, or past the word.
+                    let ordinary = HTTPRequestParser.ordinaryByteCount(
+                        UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self))
+                    if ordinary > 0 {
+                        index += ordinary
+                        previous = bytes[index - 1]
+                        continue
+                    }
+                }
+                if index >= maxHeadSize { return (.failure(.headTooLarge), index) }
+                let byte = bytes[index]
+                if byte == HTTPRequestParser.cr, previous != HTTPRequestParser.cr, index + 1 < bytes.count, index + 1 < maxHeadSize,
+                   bytes[index + 1] == HTTPRequestParser.lf {
+                    // A CRLF in one step (every line's end), taken as the two steps below would;
+                    // any other byte after a CR goes through them (its own error comes first).
+                    if let lineEnds {
+                        if count < lineEnds.count { lineEnds[count] = index }
+                        count += 1
+                    }
+                    if index >= 2 && previous == HTTPRequestParser.lf { return (.success(index + 2), index + 2) }
+                    previous = HTTPRequestParser.lf
+                    index += 2
+                    continue
+                }
+                if byte < 0x20 || byte == 0x7F || previous == HTTPRequestParser.cr {
+                    if HTTPRequestParser.isForbiddenControl(byte) { return (.failure(.badRequest("control character")), index) }
+                    if previous == HTTPRequestParser.cr && byte != HTTPRequestParser.lf {
+                        return (.failure(.badRequest("bare CR")), index)
+                    }
+                    if byte == HTTPRequestParser.lf {
+                        if previous != HTTPRequestParser.cr { return (.failure(.badRequest("bare LF")), index) }
+                        if let lineEnds {
+                            if count < lineEnds.count { lineEnds[count] = index - 1 }
+                            count += 1
+                        }
+                        if index >= 3 && bytes[index - 2] == HTTPRequestParser.lf { return (.success(index + 1), index + 1) }
+                    }
+                }
+                previous = byte
+                index += 1
+            }
+            return (nil, index)
         }
         scanned = stop
         return result
-    }
-
-    /// `scanForEndOfHead(noting:count:)` of `bytes` from `start` (the bytes before it scanned
-    /// already), and where the scan stopped.
-    private static func scanForEndOfHead(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, maxHeadSize: Int,
-                                         noting lineEnds: UnsafeMutableBufferPointer<Int>?,
-                                         count: inout Int) -> (result: Result<Int, HTTPParseError>?, stop: Int) {
-        var index = start
-        var previous: UInt8 = index > 0 ? bytes[index - 1] : 0
-        let wordsEnd = min(bytes.count, maxHeadSize)
-        while index < bytes.count {
-            if previous != HTTPRequestParser.cr, index + 8 <= wordsEnd {
-                // Straight to the word's first control byte, or past the word.
-                let ordinary = HTTPRequestParser.ordinaryByteCount(
-                    UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self))
-                if ordinary > 0 {
-                    index += ordinary
-                    previous = bytes[index - 1]
-                    continue
-                }
-            }
-            if index >= maxHeadSize { return (.failure(.headTooLarge), index) }
-            let byte = bytes[index]
-            if byte == HTTPRequestParser.cr, previous != HTTPRequestParser.cr, index + 1 < bytes.count, index + 1 < maxHeadSize,
-               bytes[index + 1] == HTTPRequestParser.lf {
-                // A CRLF in one step (every line's end), taken as the two steps below would;
-                // any other byte after a CR goes through them (its own error comes first).
-                if let lineEnds {
-                    if count < lineEnds.count { lineEnds[count] = index }
-                    count += 1
-                }
-                if index >= 2 && previous == HTTPRequestParser.lf { return (.success(index + 2), index + 2) }
-                previous = HTTPRequestParser.lf
-                index += 2
-                continue
-            }
-            if byte < 0x20 || byte == 0x7F || previous == HTTPRequestParser.cr {
-                if HTTPRequestParser.isForbiddenControl(byte) { return (.failure(.badRequest("control character")), index) }
-                if previous == HTTPRequestParser.cr && byte != HTTPRequestParser.lf {
-                    return (.failure(.badRequest("bare CR")), index)
-                }
-                if byte == HTTPRequestParser.lf {
-                    if previous != HTTPRequestParser.cr { return (.failure(.badRequest("bare LF")), index) }
-                    if let lineEnds {
-                        if count < lineEnds.count { lineEnds[count] = index - 1 }
-                        count += 1
-                    }
-                    if index >= 3 && bytes[index - 2] == HTTPRequestParser.lf { return (.success(index + 1), index + 1) }
-                }
-            }
-            previous = byte
-            index += 1
-        }
-        return (nil, index)
     }
 }

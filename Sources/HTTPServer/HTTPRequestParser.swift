@@ -28,15 +28,9 @@ public enum HTTPRequestParser {
     static func parse(_ head: ArraySlice<UInt8>, maxHeaderCount: Int, checkedLineEnds lineEnds: UnsafeMutableBufferPointer<Int>,
                       lineCount: Int) -> Result<HTTPRequestHead, HTTPParseError> {
         head.withUnsafeBufferPointer { head in
-            parse(head, maxHeaderCount: maxHeaderCount, checkedLineEnds: lineEnds, lineCount: lineCount)
+            if lineCount <= lineEnds.count { lineEnds[lineCount - 1] = head.count }
+            return parseLines(bytes: head, maxHeaderCount: maxHeaderCount, lineEnds: lineEnds, lineCount: lineCount)
         }
-    }
-
-    /// `parse(_:maxHeaderCount:checkedLineEnds:lineCount:)` of bytes read in place.
-    static func parse(_ head: UnsafeBufferPointer<UInt8>, maxHeaderCount: Int, checkedLineEnds lineEnds: UnsafeMutableBufferPointer<Int>,
-                      lineCount: Int) -> Result<HTTPRequestHead, HTTPParseError> {
-        if lineCount <= lineEnds.count { lineEnds[lineCount - 1] = head.count }
-        return parseLines(bytes: head, maxHeaderCount: maxHeaderCount, lineEnds: lineEnds, lineCount: lineCount)
     }
 
     private static func parse(bytes head: UnsafeBufferPointer<UInt8>, maxHeaderCount: Int,

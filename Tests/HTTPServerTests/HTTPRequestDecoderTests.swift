@@ -332,33 +332,6 @@ final class HTTPRequestDecoderTests: XCTestCase {
     }
 }
 
-extension HTTPRequestDecoderTests {
-    /// A head that arrives whole with nothing pending is read where it came, not from the
-    /// buffer: what follows it (frames, a body, the next request, bad bytes), the counts of
-    /// pending bytes and the outputs are what the buffered path gives (byte by byte).
-    func testAHeadReadWhereItCameDecodesAsTheBufferedPath() {
-        let upgrade = "GET /ws/sum HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
-        let inputs = [upgrade, upgrade + "\u{81}\u{85}abcdefghi",
-                      "POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\n\r\nhelloGET /b HTTP/1.1\r\nHost: h\r\n\r\n",
-                      "POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: 5000\r\n\r\n" + String(repeating: "x", count: 100),
-                      "GET / HTTP/1.1\r\nHost: h\r\n\r\nGET /\u{1}x HTTP/1.1\r\n", "GET / HTTP/1.1\r\nHost: a:0\r\n\r\n",
-                      "\r\nGET / HTTP/1.1\r\nHost: h\r\n\r\n", "GET / HTTP/1.1\nHost: h\r\n\r\n", "GET / HTTP/1.1\r\nHost: h\r\n"]
-        for input in inputs {
-            let bytes = Array(input.utf8)
-            XCTAssertEqual(decode(bytes), decode(bytes, byteByByte: true), input)
-            var whole = HTTPRequestDecoder()
-            var buffered = HTTPRequestDecoder()
-            bytes.withUnsafeBytes { whole.append($0) }
-            for byte in bytes { [byte].withUnsafeBytes { buffered.append($0) } }
-            XCTAssertEqual(whole.bufferedByteCount, buffered.bufferedByteCount, input)
-            XCTAssertEqual(whole.hasPartialInput, buffered.hasPartialInput, input)
-            XCTAssertEqual(whole.next(), buffered.next(), input)
-            XCTAssertEqual(whole.takeRemainingBytes(), buffered.takeRemainingBytes(), input)
-        }
-    }
-}
-
 /// A small deterministic PRNG so fuzz failures reproduce.
 struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64
