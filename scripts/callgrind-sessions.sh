@@ -22,6 +22,7 @@
 #            anonymous-store
 #   LAYERS   1: also print, for each rxlive server and measure, where a unit's instructions go
 #            by layer (scripts/callgrind-layers.py on the two runs' callgrind outputs)
+#   KEEP     DIR: keep each run's callgrind output as DIR/MEASURE-COUNT.out (callgrind_annotate)
 #   RXLIVE_RECORD  DIR: the rxlive servers record every session (--record), each run into
 #            a new folder in DIR
 set -euo pipefail
@@ -136,6 +137,7 @@ instructions() {  # server, measure, count -> total instructions of the run
     wait "$pid" || true
     awk '/^(summary|totals):/ { print $2; exit }' "$out"
     if [ "${LAYERS:-0}" = 1 ]; then cp "$out" "$KEPT/$3.out"; fi
+    if [ -n "${KEEP:-}" ]; then mkdir -p "$KEEP" && cp "$out" "$KEEP/$2-$3.out"; fi
     rm -f "$out" "$binary"
 }
 
