@@ -53,7 +53,8 @@ final class CombineLatestSink2<L1: LatestElementSlot, L2: LatestElementSlot, Obs
     // one integer, the smallest that holds them, so that up to three sources the lock's
     // mutex fits in the word after `Sink`'s flag (`RxLayoutTests`).
     /// Bits 0 to 1: source `i` has sent an element; bits 2 to 3: source `i` completed;
-    /// bit 4: the terminal event was sent. Guarded by the lock, as are the latest elements below.
+    /// bit 4: the terminal event was sent; bit 5: the latest elements are lent to the
+    /// result selector (`select`). Guarded by the lock, as are the latest elements below.
     @usableFromInline
     @exclusivity(unchecked) var flags: UInt8 = 0
     /// Which subscriptions are set and disposed (the slots below).
@@ -82,6 +83,9 @@ final class CombineLatestSink2<L1: LatestElementSlot, L2: LatestElementSlot, Obs
     /// The bit of `flags` that says the terminal event was sent.
     @usableFromInline
     static var finishedBit: UInt8 { 1 << 4 }
+    /// The bit of `flags` that says the latest elements are lent to the result selector.
+    @usableFromInline
+    static var lentBit: UInt8 { 1 << 5 }
 
     @inlinable
     init(resultSelector: @escaping ResultSelector, observer: Observer, cancel: SinkDisposer) {
@@ -127,6 +131,7 @@ final class CombineLatestSink2<L1: LatestElementSlot, L2: LatestElementSlot, Obs
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
+                if flags & Self.lentBit != 0 { takeBackLatest() }
                 latest1 = L1(element)
                 return next(0)
             case .error(let error):
@@ -149,6 +154,7 @@ final class CombineLatestSink2<L1: LatestElementSlot, L2: LatestElementSlot, Obs
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
+                if flags & Self.lentBit != 0 { takeBackLatest() }
                 latest2 = L2(element)
                 return next(1)
             case .error(let error):
@@ -172,7 +178,7 @@ final class CombineLatestSink2<L1: LatestElementSlot, L2: LatestElementSlot, Obs
         flags |= 1 << index
         if flags & Self.all == Self.all {
             do {
-                let result = try resultSelector(latest1.unsafelyUnwrapped, latest2.unsafelyUnwrapped)
+                let result = try select()
                 forwardOn(.next(result))
                 return false
             } catch {
@@ -183,6 +189,40 @@ final class CombineLatestSink2<L1: LatestElementSlot, L2: LatestElementSlot, Obs
             return finish(.completed)
         }
         return false
+    }
+
+    /// The result selector on the latest elements, lent to it without a copy (a copy of each
+    /// element was a retain and a release per event): moved out of their fields for the call
+    /// and back after it, the fields keeping the same bits meanwhile. A selector that feeds a
+    /// source makes the fields own their elements again first (`takeBackLatest`), and then
+    /// the lent elements are released here (called holding the lock).
+    @inlinable
+    func select() throws -> Observer.Element {
+        try withUnsafeMutablePointer(to: &latest1) { field1 in
+            try withUnsafeMutablePointer(to: &latest2) { field2 in
+                let v1 = field1.move().unsafelyUnwrapped
+                let v2 = field2.move().unsafelyUnwrapped
+                flags |= Self.lentBit
+                defer {
+                    if flags & Self.lentBit != 0 {
+                        flags &= ~Self.lentBit
+                        field1.initialize(to: L1(v1))
+                        field2.initialize(to: L2(v2))
+                    }
+                }
+                return try resultSelector(v1, v2)
+            }
+        }
+    }
+
+    /// A source sent an element while the latest elements are lent to the result selector:
+    /// the fields take a copy of each, so that the element replaced is not the one lent
+    /// (called holding the lock).
+    @inlinable @inline(never)
+    func takeBackLatest() {
+        flags &= ~Self.lentBit
+        withUnsafeMutablePointer(to: &latest1) { $0.initialize(to: $0.pointee) }
+        withUnsafeMutablePointer(to: &latest2) { $0.initialize(to: $0.pointee) }
     }
 
     /// Source `index` completed; returns whether the sequence ended (called holding the lock).
@@ -304,7 +344,8 @@ final class CombineLatestSink3<L1: LatestElementSlot, L2: LatestElementSlot, L3:
     // one integer, the smallest that holds them, so that up to three sources the lock's
     // mutex fits in the word after `Sink`'s flag (`RxLayoutTests`).
     /// Bits 0 to 2: source `i` has sent an element; bits 3 to 5: source `i` completed;
-    /// bit 6: the terminal event was sent. Guarded by the lock, as are the latest elements below.
+    /// bit 6: the terminal event was sent; bit 7: the latest elements are lent to the
+    /// result selector (`select`). Guarded by the lock, as are the latest elements below.
     @usableFromInline
     @exclusivity(unchecked) var flags: UInt8 = 0
     /// Which subscriptions are set and disposed (the slots below).
@@ -337,6 +378,9 @@ final class CombineLatestSink3<L1: LatestElementSlot, L2: LatestElementSlot, L3:
     /// The bit of `flags` that says the terminal event was sent.
     @usableFromInline
     static var finishedBit: UInt8 { 1 << 6 }
+    /// The bit of `flags` that says the latest elements are lent to the result selector.
+    @usableFromInline
+    static var lentBit: UInt8 { 1 << 7 }
 
     @inlinable
     init(resultSelector: @escaping ResultSelector, observer: Observer, cancel: SinkDisposer) {
@@ -387,6 +431,7 @@ final class CombineLatestSink3<L1: LatestElementSlot, L2: LatestElementSlot, L3:
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
+                if flags & Self.lentBit != 0 { takeBackLatest() }
                 latest1 = L1(element)
                 return next(0)
             case .error(let error):
@@ -409,6 +454,7 @@ final class CombineLatestSink3<L1: LatestElementSlot, L2: LatestElementSlot, L3:
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
+                if flags & Self.lentBit != 0 { takeBackLatest() }
                 latest2 = L2(element)
                 return next(1)
             case .error(let error):
@@ -431,6 +477,7 @@ final class CombineLatestSink3<L1: LatestElementSlot, L2: LatestElementSlot, L3:
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
+                if flags & Self.lentBit != 0 { takeBackLatest() }
                 latest3 = L3(element)
                 return next(2)
             case .error(let error):
@@ -454,7 +501,7 @@ final class CombineLatestSink3<L1: LatestElementSlot, L2: LatestElementSlot, L3:
         flags |= 1 << index
         if flags & Self.all == Self.all {
             do {
-                let result = try resultSelector(latest1.unsafelyUnwrapped, latest2.unsafelyUnwrapped, latest3.unsafelyUnwrapped)
+                let result = try select()
                 forwardOn(.next(result))
                 return false
             } catch {
@@ -465,6 +512,45 @@ final class CombineLatestSink3<L1: LatestElementSlot, L2: LatestElementSlot, L3:
             return finish(.completed)
         }
         return false
+    }
+
+    /// The result selector on the latest elements, lent to it without a copy (a copy of each
+    /// element was a retain and a release per event): moved out of their fields for the call
+    /// and back after it, the fields keeping the same bits meanwhile. A selector that feeds a
+    /// source makes the fields own their elements again first (`takeBackLatest`), and then
+    /// the lent elements are released here (called holding the lock).
+    @inlinable
+    func select() throws -> Observer.Element {
+        try withUnsafeMutablePointer(to: &latest1) { field1 in
+            try withUnsafeMutablePointer(to: &latest2) { field2 in
+                try withUnsafeMutablePointer(to: &latest3) { field3 in
+                    let v1 = field1.move().unsafelyUnwrapped
+                    let v2 = field2.move().unsafelyUnwrapped
+                    let v3 = field3.move().unsafelyUnwrapped
+                    flags |= Self.lentBit
+                    defer {
+                        if flags & Self.lentBit != 0 {
+                            flags &= ~Self.lentBit
+                            field1.initialize(to: L1(v1))
+                            field2.initialize(to: L2(v2))
+                            field3.initialize(to: L3(v3))
+                        }
+                    }
+                    return try resultSelector(v1, v2, v3)
+                }
+            }
+        }
+    }
+
+    /// A source sent an element while the latest elements are lent to the result selector:
+    /// the fields take a copy of each, so that the element replaced is not the one lent
+    /// (called holding the lock).
+    @inlinable @inline(never)
+    func takeBackLatest() {
+        flags &= ~Self.lentBit
+        withUnsafeMutablePointer(to: &latest1) { $0.initialize(to: $0.pointee) }
+        withUnsafeMutablePointer(to: &latest2) { $0.initialize(to: $0.pointee) }
+        withUnsafeMutablePointer(to: &latest3) { $0.initialize(to: $0.pointee) }
     }
 
     /// Source `index` completed; returns whether the sequence ended (called holding the lock).
@@ -594,7 +680,8 @@ final class CombineLatestSink4<L1: LatestElementSlot, L2: LatestElementSlot, L3:
     // one integer, the smallest that holds them, so that up to three sources the lock's
     // mutex fits in the word after `Sink`'s flag (`RxLayoutTests`).
     /// Bits 0 to 3: source `i` has sent an element; bits 4 to 7: source `i` completed;
-    /// bit 8: the terminal event was sent. Guarded by the lock, as are the latest elements below.
+    /// bit 8: the terminal event was sent; bit 9: the latest elements are lent to the
+    /// result selector (`select`). Guarded by the lock, as are the latest elements below.
     @usableFromInline
     @exclusivity(unchecked) var flags: UInt16 = 0
     /// Which subscriptions are set and disposed (the slots below).
@@ -631,6 +718,9 @@ final class CombineLatestSink4<L1: LatestElementSlot, L2: LatestElementSlot, L3:
     /// The bit of `flags` that says the terminal event was sent.
     @usableFromInline
     static var finishedBit: UInt16 { 1 << 8 }
+    /// The bit of `flags` that says the latest elements are lent to the result selector.
+    @usableFromInline
+    static var lentBit: UInt16 { 1 << 9 }
 
     @inlinable
     init(resultSelector: @escaping ResultSelector, observer: Observer, cancel: SinkDisposer) {
@@ -686,6 +776,7 @@ final class CombineLatestSink4<L1: LatestElementSlot, L2: LatestElementSlot, L3:
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
+                if flags & Self.lentBit != 0 { takeBackLatest() }
                 latest1 = L1(element)
                 return next(0)
             case .error(let error):
@@ -708,6 +799,7 @@ final class CombineLatestSink4<L1: LatestElementSlot, L2: LatestElementSlot, L3:
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
+                if flags & Self.lentBit != 0 { takeBackLatest() }
                 latest2 = L2(element)
                 return next(1)
             case .error(let error):
@@ -730,6 +822,7 @@ final class CombineLatestSink4<L1: LatestElementSlot, L2: LatestElementSlot, L3:
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
+                if flags & Self.lentBit != 0 { takeBackLatest() }
                 latest3 = L3(element)
                 return next(2)
             case .error(let error):
@@ -752,6 +845,7 @@ final class CombineLatestSink4<L1: LatestElementSlot, L2: LatestElementSlot, L3:
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
+                if flags & Self.lentBit != 0 { takeBackLatest() }
                 latest4 = L4(element)
                 return next(3)
             case .error(let error):
@@ -775,7 +869,7 @@ final class CombineLatestSink4<L1: LatestElementSlot, L2: LatestElementSlot, L3:
         flags |= 1 << index
         if flags & Self.all == Self.all {
             do {
-                let result = try resultSelector(latest1.unsafelyUnwrapped, latest2.unsafelyUnwrapped, latest3.unsafelyUnwrapped, latest4.unsafelyUnwrapped)
+                let result = try select()
                 forwardOn(.next(result))
                 return false
             } catch {
@@ -786,6 +880,50 @@ final class CombineLatestSink4<L1: LatestElementSlot, L2: LatestElementSlot, L3:
             return finish(.completed)
         }
         return false
+    }
+
+    /// The result selector on the latest elements, lent to it without a copy (a copy of each
+    /// element was a retain and a release per event): moved out of their fields for the call
+    /// and back after it, the fields keeping the same bits meanwhile. A selector that feeds a
+    /// source makes the fields own their elements again first (`takeBackLatest`), and then
+    /// the lent elements are released here (called holding the lock).
+    @inlinable
+    func select() throws -> Observer.Element {
+        try withUnsafeMutablePointer(to: &latest1) { field1 in
+            try withUnsafeMutablePointer(to: &latest2) { field2 in
+                try withUnsafeMutablePointer(to: &latest3) { field3 in
+                    try withUnsafeMutablePointer(to: &latest4) { field4 in
+                        let v1 = field1.move().unsafelyUnwrapped
+                        let v2 = field2.move().unsafelyUnwrapped
+                        let v3 = field3.move().unsafelyUnwrapped
+                        let v4 = field4.move().unsafelyUnwrapped
+                        flags |= Self.lentBit
+                        defer {
+                            if flags & Self.lentBit != 0 {
+                                flags &= ~Self.lentBit
+                                field1.initialize(to: L1(v1))
+                                field2.initialize(to: L2(v2))
+                                field3.initialize(to: L3(v3))
+                                field4.initialize(to: L4(v4))
+                            }
+                        }
+                        return try resultSelector(v1, v2, v3, v4)
+                    }
+                }
+            }
+        }
+    }
+
+    /// A source sent an element while the latest elements are lent to the result selector:
+    /// the fields take a copy of each, so that the element replaced is not the one lent
+    /// (called holding the lock).
+    @inlinable @inline(never)
+    func takeBackLatest() {
+        flags &= ~Self.lentBit
+        withUnsafeMutablePointer(to: &latest1) { $0.initialize(to: $0.pointee) }
+        withUnsafeMutablePointer(to: &latest2) { $0.initialize(to: $0.pointee) }
+        withUnsafeMutablePointer(to: &latest3) { $0.initialize(to: $0.pointee) }
+        withUnsafeMutablePointer(to: &latest4) { $0.initialize(to: $0.pointee) }
     }
 
     /// Source `index` completed; returns whether the sequence ended (called holding the lock).
@@ -923,7 +1061,8 @@ final class CombineLatestSink5<L1: LatestElementSlot, L2: LatestElementSlot, L3:
     // one integer, the smallest that holds them, so that up to three sources the lock's
     // mutex fits in the word after `Sink`'s flag (`RxLayoutTests`).
     /// Bits 0 to 4: source `i` has sent an element; bits 5 to 9: source `i` completed;
-    /// bit 10: the terminal event was sent. Guarded by the lock, as are the latest elements below.
+    /// bit 10: the terminal event was sent; bit 11: the latest elements are lent to the
+    /// result selector (`select`). Guarded by the lock, as are the latest elements below.
     @usableFromInline
     @exclusivity(unchecked) var flags: UInt16 = 0
     /// Which subscriptions are set and disposed (the slots below).
@@ -964,6 +1103,9 @@ final class CombineLatestSink5<L1: LatestElementSlot, L2: LatestElementSlot, L3:
     /// The bit of `flags` that says the terminal event was sent.
     @usableFromInline
     static var finishedBit: UInt16 { 1 << 10 }
+    /// The bit of `flags` that says the latest elements are lent to the result selector.
+    @usableFromInline
+    static var lentBit: UInt16 { 1 << 11 }
 
     @inlinable
     init(resultSelector: @escaping ResultSelector, observer: Observer, cancel: SinkDisposer) {
@@ -1024,6 +1166,7 @@ final class CombineLatestSink5<L1: LatestElementSlot, L2: LatestElementSlot, L3:
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
+                if flags & Self.lentBit != 0 { takeBackLatest() }
                 latest1 = L1(element)
                 return next(0)
             case .error(let error):
@@ -1046,6 +1189,7 @@ final class CombineLatestSink5<L1: LatestElementSlot, L2: LatestElementSlot, L3:
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
+                if flags & Self.lentBit != 0 { takeBackLatest() }
                 latest2 = L2(element)
                 return next(1)
             case .error(let error):
@@ -1068,6 +1212,7 @@ final class CombineLatestSink5<L1: LatestElementSlot, L2: LatestElementSlot, L3:
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
+                if flags & Self.lentBit != 0 { takeBackLatest() }
                 latest3 = L3(element)
                 return next(2)
             case .error(let error):
@@ -1090,6 +1235,7 @@ final class CombineLatestSink5<L1: LatestElementSlot, L2: LatestElementSlot, L3:
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
+                if flags & Self.lentBit != 0 { takeBackLatest() }
                 latest4 = L4(element)
                 return next(3)
             case .error(let error):
@@ -1112,6 +1258,7 @@ final class CombineLatestSink5<L1: LatestElementSlot, L2: LatestElementSlot, L3:
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
+                if flags & Self.lentBit != 0 { takeBackLatest() }
                 latest5 = L5(element)
                 return next(4)
             case .error(let error):
@@ -1135,7 +1282,7 @@ final class CombineLatestSink5<L1: LatestElementSlot, L2: LatestElementSlot, L3:
         flags |= 1 << index
         if flags & Self.all == Self.all {
             do {
-                let result = try resultSelector(latest1.unsafelyUnwrapped, latest2.unsafelyUnwrapped, latest3.unsafelyUnwrapped, latest4.unsafelyUnwrapped, latest5.unsafelyUnwrapped)
+                let result = try select()
                 forwardOn(.next(result))
                 return false
             } catch {
@@ -1146,6 +1293,55 @@ final class CombineLatestSink5<L1: LatestElementSlot, L2: LatestElementSlot, L3:
             return finish(.completed)
         }
         return false
+    }
+
+    /// The result selector on the latest elements, lent to it without a copy (a copy of each
+    /// element was a retain and a release per event): moved out of their fields for the call
+    /// and back after it, the fields keeping the same bits meanwhile. A selector that feeds a
+    /// source makes the fields own their elements again first (`takeBackLatest`), and then
+    /// the lent elements are released here (called holding the lock).
+    @inlinable
+    func select() throws -> Observer.Element {
+        try withUnsafeMutablePointer(to: &latest1) { field1 in
+            try withUnsafeMutablePointer(to: &latest2) { field2 in
+                try withUnsafeMutablePointer(to: &latest3) { field3 in
+                    try withUnsafeMutablePointer(to: &latest4) { field4 in
+                        try withUnsafeMutablePointer(to: &latest5) { field5 in
+                            let v1 = field1.move().unsafelyUnwrapped
+                            let v2 = field2.move().unsafelyUnwrapped
+                            let v3 = field3.move().unsafelyUnwrapped
+                            let v4 = field4.move().unsafelyUnwrapped
+                            let v5 = field5.move().unsafelyUnwrapped
+                            flags |= Self.lentBit
+                            defer {
+                                if flags & Self.lentBit != 0 {
+                                    flags &= ~Self.lentBit
+                                    field1.initialize(to: L1(v1))
+                                    field2.initialize(to: L2(v2))
+                                    field3.initialize(to: L3(v3))
+                                    field4.initialize(to: L4(v4))
+                                    field5.initialize(to: L5(v5))
+                                }
+                            }
+                            return try resultSelector(v1, v2, v3, v4, v5)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A source sent an element while the latest elements are lent to the result selector:
+    /// the fields take a copy of each, so that the element replaced is not the one lent
+    /// (called holding the lock).
+    @inlinable @inline(never)
+    func takeBackLatest() {
+        flags &= ~Self.lentBit
+        withUnsafeMutablePointer(to: &latest1) { $0.initialize(to: $0.pointee) }
+        withUnsafeMutablePointer(to: &latest2) { $0.initialize(to: $0.pointee) }
+        withUnsafeMutablePointer(to: &latest3) { $0.initialize(to: $0.pointee) }
+        withUnsafeMutablePointer(to: &latest4) { $0.initialize(to: $0.pointee) }
+        withUnsafeMutablePointer(to: &latest5) { $0.initialize(to: $0.pointee) }
     }
 
     /// Source `index` completed; returns whether the sequence ended (called holding the lock).
@@ -1291,7 +1487,8 @@ final class CombineLatestSink6<L1: LatestElementSlot, L2: LatestElementSlot, L3:
     // one integer, the smallest that holds them, so that up to three sources the lock's
     // mutex fits in the word after `Sink`'s flag (`RxLayoutTests`).
     /// Bits 0 to 5: source `i` has sent an element; bits 6 to 11: source `i` completed;
-    /// bit 12: the terminal event was sent. Guarded by the lock, as are the latest elements below.
+    /// bit 12: the terminal event was sent; bit 13: the latest elements are lent to the
+    /// result selector (`select`). Guarded by the lock, as are the latest elements below.
     @usableFromInline
     @exclusivity(unchecked) var flags: UInt16 = 0
     /// Which subscriptions are set and disposed (the slots below).
@@ -1336,6 +1533,9 @@ final class CombineLatestSink6<L1: LatestElementSlot, L2: LatestElementSlot, L3:
     /// The bit of `flags` that says the terminal event was sent.
     @usableFromInline
     static var finishedBit: UInt16 { 1 << 12 }
+    /// The bit of `flags` that says the latest elements are lent to the result selector.
+    @usableFromInline
+    static var lentBit: UInt16 { 1 << 13 }
 
     @inlinable
     init(resultSelector: @escaping ResultSelector, observer: Observer, cancel: SinkDisposer) {
@@ -1401,6 +1601,7 @@ final class CombineLatestSink6<L1: LatestElementSlot, L2: LatestElementSlot, L3:
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
+                if flags & Self.lentBit != 0 { takeBackLatest() }
                 latest1 = L1(element)
                 return next(0)
             case .error(let error):
@@ -1423,6 +1624,7 @@ final class CombineLatestSink6<L1: LatestElementSlot, L2: LatestElementSlot, L3:
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
+                if flags & Self.lentBit != 0 { takeBackLatest() }
                 latest2 = L2(element)
                 return next(1)
             case .error(let error):
@@ -1445,6 +1647,7 @@ final class CombineLatestSink6<L1: LatestElementSlot, L2: LatestElementSlot, L3:
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
+                if flags & Self.lentBit != 0 { takeBackLatest() }
                 latest3 = L3(element)
                 return next(2)
             case .error(let error):
@@ -1467,6 +1670,7 @@ final class CombineLatestSink6<L1: LatestElementSlot, L2: LatestElementSlot, L3:
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
+                if flags & Self.lentBit != 0 { takeBackLatest() }
                 latest4 = L4(element)
                 return next(3)
             case .error(let error):
@@ -1489,6 +1693,7 @@ final class CombineLatestSink6<L1: LatestElementSlot, L2: LatestElementSlot, L3:
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
+                if flags & Self.lentBit != 0 { takeBackLatest() }
                 latest5 = L5(element)
                 return next(4)
             case .error(let error):
@@ -1511,6 +1716,7 @@ final class CombineLatestSink6<L1: LatestElementSlot, L2: LatestElementSlot, L3:
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
+                if flags & Self.lentBit != 0 { takeBackLatest() }
                 latest6 = L6(element)
                 return next(5)
             case .error(let error):
@@ -1534,7 +1740,7 @@ final class CombineLatestSink6<L1: LatestElementSlot, L2: LatestElementSlot, L3:
         flags |= 1 << index
         if flags & Self.all == Self.all {
             do {
-                let result = try resultSelector(latest1.unsafelyUnwrapped, latest2.unsafelyUnwrapped, latest3.unsafelyUnwrapped, latest4.unsafelyUnwrapped, latest5.unsafelyUnwrapped, latest6.unsafelyUnwrapped)
+                let result = try select()
                 forwardOn(.next(result))
                 return false
             } catch {
@@ -1545,6 +1751,60 @@ final class CombineLatestSink6<L1: LatestElementSlot, L2: LatestElementSlot, L3:
             return finish(.completed)
         }
         return false
+    }
+
+    /// The result selector on the latest elements, lent to it without a copy (a copy of each
+    /// element was a retain and a release per event): moved out of their fields for the call
+    /// and back after it, the fields keeping the same bits meanwhile. A selector that feeds a
+    /// source makes the fields own their elements again first (`takeBackLatest`), and then
+    /// the lent elements are released here (called holding the lock).
+    @inlinable
+    func select() throws -> Observer.Element {
+        try withUnsafeMutablePointer(to: &latest1) { field1 in
+            try withUnsafeMutablePointer(to: &latest2) { field2 in
+                try withUnsafeMutablePointer(to: &latest3) { field3 in
+                    try withUnsafeMutablePointer(to: &latest4) { field4 in
+                        try withUnsafeMutablePointer(to: &latest5) { field5 in
+                            try withUnsafeMutablePointer(to: &latest6) { field6 in
+                                let v1 = field1.move().unsafelyUnwrapped
+                                let v2 = field2.move().unsafelyUnwrapped
+                                let v3 = field3.move().unsafelyUnwrapped
+                                let v4 = field4.move().unsafelyUnwrapped
+                                let v5 = field5.move().unsafelyUnwrapped
+                                let v6 = field6.move().unsafelyUnwrapped
+                                flags |= Self.lentBit
+                                defer {
+                                    if flags & Self.lentBit != 0 {
+                                        flags &= ~Self.lentBit
+                                        field1.initialize(to: L1(v1))
+                                        field2.initialize(to: L2(v2))
+                                        field3.initialize(to: L3(v3))
+                                        field4.initialize(to: L4(v4))
+                                        field5.initialize(to: L5(v5))
+                                        field6.initialize(to: L6(v6))
+                                    }
+                                }
+                                return try resultSelector(v1, v2, v3, v4, v5, v6)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A source sent an element while the latest elements are lent to the result selector:
+    /// the fields take a copy of each, so that the element replaced is not the one lent
+    /// (called holding the lock).
+    @inlinable @inline(never)
+    func takeBackLatest() {
+        flags &= ~Self.lentBit
+        withUnsafeMutablePointer(to: &latest1) { $0.initialize(to: $0.pointee) }
+        withUnsafeMutablePointer(to: &latest2) { $0.initialize(to: $0.pointee) }
+        withUnsafeMutablePointer(to: &latest3) { $0.initialize(to: $0.pointee) }
+        withUnsafeMutablePointer(to: &latest4) { $0.initialize(to: $0.pointee) }
+        withUnsafeMutablePointer(to: &latest5) { $0.initialize(to: $0.pointee) }
+        withUnsafeMutablePointer(to: &latest6) { $0.initialize(to: $0.pointee) }
     }
 
     /// Source `index` completed; returns whether the sequence ended (called holding the lock).
@@ -1698,7 +1958,8 @@ final class CombineLatestSink7<L1: LatestElementSlot, L2: LatestElementSlot, L3:
     // one integer, the smallest that holds them, so that up to three sources the lock's
     // mutex fits in the word after `Sink`'s flag (`RxLayoutTests`).
     /// Bits 0 to 6: source `i` has sent an element; bits 7 to 13: source `i` completed;
-    /// bit 14: the terminal event was sent. Guarded by the lock, as are the latest elements below.
+    /// bit 14: the terminal event was sent; bit 15: the latest elements are lent to the
+    /// result selector (`select`). Guarded by the lock, as are the latest elements below.
     @usableFromInline
     @exclusivity(unchecked) var flags: UInt16 = 0
     /// Which subscriptions are set and disposed (the slots below).
@@ -1747,6 +2008,9 @@ final class CombineLatestSink7<L1: LatestElementSlot, L2: LatestElementSlot, L3:
     /// The bit of `flags` that says the terminal event was sent.
     @usableFromInline
     static var finishedBit: UInt16 { 1 << 14 }
+    /// The bit of `flags` that says the latest elements are lent to the result selector.
+    @usableFromInline
+    static var lentBit: UInt16 { 1 << 15 }
 
     @inlinable
     init(resultSelector: @escaping ResultSelector, observer: Observer, cancel: SinkDisposer) {
@@ -1817,6 +2081,7 @@ final class CombineLatestSink7<L1: LatestElementSlot, L2: LatestElementSlot, L3:
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
+                if flags & Self.lentBit != 0 { takeBackLatest() }
                 latest1 = L1(element)
                 return next(0)
             case .error(let error):
@@ -1839,6 +2104,7 @@ final class CombineLatestSink7<L1: LatestElementSlot, L2: LatestElementSlot, L3:
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
+                if flags & Self.lentBit != 0 { takeBackLatest() }
                 latest2 = L2(element)
                 return next(1)
             case .error(let error):
@@ -1861,6 +2127,7 @@ final class CombineLatestSink7<L1: LatestElementSlot, L2: LatestElementSlot, L3:
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
+                if flags & Self.lentBit != 0 { takeBackLatest() }
                 latest3 = L3(element)
                 return next(2)
             case .error(let error):
@@ -1883,6 +2150,7 @@ final class CombineLatestSink7<L1: LatestElementSlot, L2: LatestElementSlot, L3:
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
+                if flags & Self.lentBit != 0 { takeBackLatest() }
                 latest4 = L4(element)
                 return next(3)
             case .error(let error):
@@ -1905,6 +2173,7 @@ final class CombineLatestSink7<L1: LatestElementSlot, L2: LatestElementSlot, L3:
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
+                if flags & Self.lentBit != 0 { takeBackLatest() }
                 latest5 = L5(element)
                 return next(4)
             case .error(let error):
@@ -1927,6 +2196,7 @@ final class CombineLatestSink7<L1: LatestElementSlot, L2: LatestElementSlot, L3:
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
+                if flags & Self.lentBit != 0 { takeBackLatest() }
                 latest6 = L6(element)
                 return next(5)
             case .error(let error):
@@ -1949,6 +2219,7 @@ final class CombineLatestSink7<L1: LatestElementSlot, L2: LatestElementSlot, L3:
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
+                if flags & Self.lentBit != 0 { takeBackLatest() }
                 latest7 = L7(element)
                 return next(6)
             case .error(let error):
@@ -1972,7 +2243,7 @@ final class CombineLatestSink7<L1: LatestElementSlot, L2: LatestElementSlot, L3:
         flags |= 1 << index
         if flags & Self.all == Self.all {
             do {
-                let result = try resultSelector(latest1.unsafelyUnwrapped, latest2.unsafelyUnwrapped, latest3.unsafelyUnwrapped, latest4.unsafelyUnwrapped, latest5.unsafelyUnwrapped, latest6.unsafelyUnwrapped, latest7.unsafelyUnwrapped)
+                let result = try select()
                 forwardOn(.next(result))
                 return false
             } catch {
@@ -1983,6 +2254,65 @@ final class CombineLatestSink7<L1: LatestElementSlot, L2: LatestElementSlot, L3:
             return finish(.completed)
         }
         return false
+    }
+
+    /// The result selector on the latest elements, lent to it without a copy (a copy of each
+    /// element was a retain and a release per event): moved out of their fields for the call
+    /// and back after it, the fields keeping the same bits meanwhile. A selector that feeds a
+    /// source makes the fields own their elements again first (`takeBackLatest`), and then
+    /// the lent elements are released here (called holding the lock).
+    @inlinable
+    func select() throws -> Observer.Element {
+        try withUnsafeMutablePointer(to: &latest1) { field1 in
+            try withUnsafeMutablePointer(to: &latest2) { field2 in
+                try withUnsafeMutablePointer(to: &latest3) { field3 in
+                    try withUnsafeMutablePointer(to: &latest4) { field4 in
+                        try withUnsafeMutablePointer(to: &latest5) { field5 in
+                            try withUnsafeMutablePointer(to: &latest6) { field6 in
+                                try withUnsafeMutablePointer(to: &latest7) { field7 in
+                                    let v1 = field1.move().unsafelyUnwrapped
+                                    let v2 = field2.move().unsafelyUnwrapped
+                                    let v3 = field3.move().unsafelyUnwrapped
+                                    let v4 = field4.move().unsafelyUnwrapped
+                                    let v5 = field5.move().unsafelyUnwrapped
+                                    let v6 = field6.move().unsafelyUnwrapped
+                                    let v7 = field7.move().unsafelyUnwrapped
+                                    flags |= Self.lentBit
+                                    defer {
+                                        if flags & Self.lentBit != 0 {
+                                            flags &= ~Self.lentBit
+                                            field1.initialize(to: L1(v1))
+                                            field2.initialize(to: L2(v2))
+                                            field3.initialize(to: L3(v3))
+                                            field4.initialize(to: L4(v4))
+                                            field5.initialize(to: L5(v5))
+                                            field6.initialize(to: L6(v6))
+                                            field7.initialize(to: L7(v7))
+                                        }
+                                    }
+                                    return try resultSelector(v1, v2, v3, v4, v5, v6, v7)
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A source sent an element while the latest elements are lent to the result selector:
+    /// the fields take a copy of each, so that the element replaced is not the one lent
+    /// (called holding the lock).
+    @inlinable @inline(never)
+    func takeBackLatest() {
+        flags &= ~Self.lentBit
+        withUnsafeMutablePointer(to: &latest1) { $0.initialize(to: $0.pointee) }
+        withUnsafeMutablePointer(to: &latest2) { $0.initialize(to: $0.pointee) }
+        withUnsafeMutablePointer(to: &latest3) { $0.initialize(to: $0.pointee) }
+        withUnsafeMutablePointer(to: &latest4) { $0.initialize(to: $0.pointee) }
+        withUnsafeMutablePointer(to: &latest5) { $0.initialize(to: $0.pointee) }
+        withUnsafeMutablePointer(to: &latest6) { $0.initialize(to: $0.pointee) }
+        withUnsafeMutablePointer(to: &latest7) { $0.initialize(to: $0.pointee) }
     }
 
     /// Source `index` completed; returns whether the sequence ended (called holding the lock).
@@ -2144,7 +2474,8 @@ final class CombineLatestSink8<L1: LatestElementSlot, L2: LatestElementSlot, L3:
     // one integer, the smallest that holds them, so that up to three sources the lock's
     // mutex fits in the word after `Sink`'s flag (`RxLayoutTests`).
     /// Bits 0 to 7: source `i` has sent an element; bits 8 to 15: source `i` completed;
-    /// bit 16: the terminal event was sent. Guarded by the lock, as are the latest elements below.
+    /// bit 16: the terminal event was sent; bit 17: the latest elements are lent to the
+    /// result selector (`select`). Guarded by the lock, as are the latest elements below.
     @usableFromInline
     @exclusivity(unchecked) var flags: UInt32 = 0
     /// Which subscriptions are set and disposed (the slots below).
@@ -2197,6 +2528,9 @@ final class CombineLatestSink8<L1: LatestElementSlot, L2: LatestElementSlot, L3:
     /// The bit of `flags` that says the terminal event was sent.
     @usableFromInline
     static var finishedBit: UInt32 { 1 << 16 }
+    /// The bit of `flags` that says the latest elements are lent to the result selector.
+    @usableFromInline
+    static var lentBit: UInt32 { 1 << 17 }
 
     @inlinable
     init(resultSelector: @escaping ResultSelector, observer: Observer, cancel: SinkDisposer) {
@@ -2272,6 +2606,7 @@ final class CombineLatestSink8<L1: LatestElementSlot, L2: LatestElementSlot, L3:
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
+                if flags & Self.lentBit != 0 { takeBackLatest() }
                 latest1 = L1(element)
                 return next(0)
             case .error(let error):
@@ -2294,6 +2629,7 @@ final class CombineLatestSink8<L1: LatestElementSlot, L2: LatestElementSlot, L3:
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
+                if flags & Self.lentBit != 0 { takeBackLatest() }
                 latest2 = L2(element)
                 return next(1)
             case .error(let error):
@@ -2316,6 +2652,7 @@ final class CombineLatestSink8<L1: LatestElementSlot, L2: LatestElementSlot, L3:
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
+                if flags & Self.lentBit != 0 { takeBackLatest() }
                 latest3 = L3(element)
                 return next(2)
             case .error(let error):
@@ -2338,6 +2675,7 @@ final class CombineLatestSink8<L1: LatestElementSlot, L2: LatestElementSlot, L3:
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
+                if flags & Self.lentBit != 0 { takeBackLatest() }
                 latest4 = L4(element)
                 return next(3)
             case .error(let error):
@@ -2360,6 +2698,7 @@ final class CombineLatestSink8<L1: LatestElementSlot, L2: LatestElementSlot, L3:
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
+                if flags & Self.lentBit != 0 { takeBackLatest() }
                 latest5 = L5(element)
                 return next(4)
             case .error(let error):
@@ -2382,6 +2721,7 @@ final class CombineLatestSink8<L1: LatestElementSlot, L2: LatestElementSlot, L3:
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
+                if flags & Self.lentBit != 0 { takeBackLatest() }
                 latest6 = L6(element)
                 return next(5)
             case .error(let error):
@@ -2404,6 +2744,7 @@ final class CombineLatestSink8<L1: LatestElementSlot, L2: LatestElementSlot, L3:
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
+                if flags & Self.lentBit != 0 { takeBackLatest() }
                 latest7 = L7(element)
                 return next(6)
             case .error(let error):
@@ -2426,6 +2767,7 @@ final class CombineLatestSink8<L1: LatestElementSlot, L2: LatestElementSlot, L3:
             if flags & Self.finishedBit != 0 { return false }
             switch event {
             case .next(let element):
+                if flags & Self.lentBit != 0 { takeBackLatest() }
                 latest8 = L8(element)
                 return next(7)
             case .error(let error):
@@ -2449,7 +2791,7 @@ final class CombineLatestSink8<L1: LatestElementSlot, L2: LatestElementSlot, L3:
         flags |= 1 << index
         if flags & Self.all == Self.all {
             do {
-                let result = try resultSelector(latest1.unsafelyUnwrapped, latest2.unsafelyUnwrapped, latest3.unsafelyUnwrapped, latest4.unsafelyUnwrapped, latest5.unsafelyUnwrapped, latest6.unsafelyUnwrapped, latest7.unsafelyUnwrapped, latest8.unsafelyUnwrapped)
+                let result = try select()
                 forwardOn(.next(result))
                 return false
             } catch {
@@ -2460,6 +2802,70 @@ final class CombineLatestSink8<L1: LatestElementSlot, L2: LatestElementSlot, L3:
             return finish(.completed)
         }
         return false
+    }
+
+    /// The result selector on the latest elements, lent to it without a copy (a copy of each
+    /// element was a retain and a release per event): moved out of their fields for the call
+    /// and back after it, the fields keeping the same bits meanwhile. A selector that feeds a
+    /// source makes the fields own their elements again first (`takeBackLatest`), and then
+    /// the lent elements are released here (called holding the lock).
+    @inlinable
+    func select() throws -> Observer.Element {
+        try withUnsafeMutablePointer(to: &latest1) { field1 in
+            try withUnsafeMutablePointer(to: &latest2) { field2 in
+                try withUnsafeMutablePointer(to: &latest3) { field3 in
+                    try withUnsafeMutablePointer(to: &latest4) { field4 in
+                        try withUnsafeMutablePointer(to: &latest5) { field5 in
+                            try withUnsafeMutablePointer(to: &latest6) { field6 in
+                                try withUnsafeMutablePointer(to: &latest7) { field7 in
+                                    try withUnsafeMutablePointer(to: &latest8) { field8 in
+                                        let v1 = field1.move().unsafelyUnwrapped
+                                        let v2 = field2.move().unsafelyUnwrapped
+                                        let v3 = field3.move().unsafelyUnwrapped
+                                        let v4 = field4.move().unsafelyUnwrapped
+                                        let v5 = field5.move().unsafelyUnwrapped
+                                        let v6 = field6.move().unsafelyUnwrapped
+                                        let v7 = field7.move().unsafelyUnwrapped
+                                        let v8 = field8.move().unsafelyUnwrapped
+                                        flags |= Self.lentBit
+                                        defer {
+                                            if flags & Self.lentBit != 0 {
+                                                flags &= ~Self.lentBit
+                                                field1.initialize(to: L1(v1))
+                                                field2.initialize(to: L2(v2))
+                                                field3.initialize(to: L3(v3))
+                                                field4.initialize(to: L4(v4))
+                                                field5.initialize(to: L5(v5))
+                                                field6.initialize(to: L6(v6))
+                                                field7.initialize(to: L7(v7))
+                                                field8.initialize(to: L8(v8))
+                                            }
+                                        }
+                                        return try resultSelector(v1, v2, v3, v4, v5, v6, v7, v8)
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A source sent an element while the latest elements are lent to the result selector:
+    /// the fields take a copy of each, so that the element replaced is not the one lent
+    /// (called holding the lock).
+    @inlinable @inline(never)
+    func takeBackLatest() {
+        flags &= ~Self.lentBit
+        withUnsafeMutablePointer(to: &latest1) { $0.initialize(to: $0.pointee) }
+        withUnsafeMutablePointer(to: &latest2) { $0.initialize(to: $0.pointee) }
+        withUnsafeMutablePointer(to: &latest3) { $0.initialize(to: $0.pointee) }
+        withUnsafeMutablePointer(to: &latest4) { $0.initialize(to: $0.pointee) }
+        withUnsafeMutablePointer(to: &latest5) { $0.initialize(to: $0.pointee) }
+        withUnsafeMutablePointer(to: &latest6) { $0.initialize(to: $0.pointee) }
+        withUnsafeMutablePointer(to: &latest7) { $0.initialize(to: $0.pointee) }
+        withUnsafeMutablePointer(to: &latest8) { $0.initialize(to: $0.pointee) }
     }
 
     /// Source `index` completed; returns whether the sequence ended (called holding the lock).
