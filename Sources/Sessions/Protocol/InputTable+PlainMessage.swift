@@ -74,7 +74,14 @@ extension InputTable {
             ? (last &>> UInt64(8 * (8 - count)), UInt64(0))
             : (word(base + start), last &>> UInt64(8 * (16 - count)))
         guard (low | high) & 0x8080_8080_8080_8080 == 0 else { return nil }
-        return unsafeBitCast((low, high | UInt64(0xE0 | count) << 56), to: String.self)
+        // Moved out of a temporary rather than bit-cast: a bit-cast value is copied into the
+        // result, a retain call that a small string does not need.
+        return withUnsafeTemporaryAllocation(of: String.self, capacity: 1) { place in
+            let words = UnsafeMutableRawPointer(place.baseAddress!)
+            words.storeBytes(of: low, as: UInt64.self)
+            words.storeBytes(of: high | UInt64(0xE0 | count) << 56, toByteOffset: 8, as: UInt64.self)
+            return place.baseAddress!.move()
+        }
         #else
         return nil
         #endif

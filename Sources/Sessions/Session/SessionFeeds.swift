@@ -59,7 +59,7 @@ struct SessionFeeds {
     /// The object is taken owned (the caller's read of it is the one retain) and a subject is
     /// called through it unretained: borrowed, it was retained once more around the call.
     @inline(__always)
-    static func send(_ payload: InputTable.Event.Payload, to object: consuming AnyObject?, index: Int,
+    static func send(_ payload: consuming InputTable.Event.Payload, to object: consuming AnyObject?, index: Int,
                      input name: @autoclosure () -> String,
                      accepted: () -> Void) -> ProtocolError? {
         guard let object = consume object else {
@@ -68,7 +68,7 @@ struct SessionFeeds {
         }
         // Kept to the end of the call: the subjects below are called through it unretained.
         defer { _fixLifetime(object) }
-        switch payload {
+        switch consume payload {
         case .text(let value):
             accepted()
             // A text input's object is its subject, its `ObservedTextFeed` when declared with
@@ -81,7 +81,7 @@ struct SessionFeeds {
             } else {
                 assert(object is InlinePublishSubject<String>, "input \(index) is not a text input")
                 Unmanaged.passUnretained(unsafeDowncast(object, to: InlinePublishSubject<String>.self))
-                    ._withUnsafeGuaranteedRef { $0.onNext(value) }
+                    ._withUnsafeGuaranteedRef { $0.on(.next(value)) }
             }
         case .tap:
             accepted()
