@@ -102,7 +102,7 @@ package final class InlinePublishSubject<Element>: Observable<Element>, Observer
             let value = lock()
             let handler = first
             unlock(value)
-            handler?(event)
+            if let handler = consume handler { handler(event) }
             Self.others(in: value)?.on(event)
         case .error, .completed:
             // The first observer is let go; `others` keeps the ending for late subscribers.
@@ -117,6 +117,19 @@ package final class InlinePublishSubject<Element>: Observable<Element>, Observer
             }
             others.on(event)
         }
+    }
+
+    /// Sends `element` to the current observers as `on(.next(element))` does, taking it: the
+    /// event made here is the one they borrow, where a borrowed event was copied once more (a
+    /// retain and a release per message for a `String`).
+    @inlinable
+    package func sendNext(_ element: consuming Element) {
+        let event = Event.next(element)
+        let value = lock()
+        let handler = first
+        unlock(value)
+        if let handler = consume handler { handler(event) }
+        Self.others(in: value)?.on(event)
     }
 
     /// Subscribes `observer` to the events sent from now on (also what `subscribeErased`

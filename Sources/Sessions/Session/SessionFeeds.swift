@@ -81,7 +81,7 @@ struct SessionFeeds {
             } else {
                 assert(object is InlinePublishSubject<String>, "input \(index) is not a text input")
                 Unmanaged.passUnretained(unsafeDowncast(object, to: InlinePublishSubject<String>.self))
-                    ._withUnsafeGuaranteedRef { $0.on(.next(value)) }
+                    ._withUnsafeGuaranteedRef { $0.sendNext(value) }
             }
         case .tap:
             accepted()
