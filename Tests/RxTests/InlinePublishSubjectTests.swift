@@ -59,6 +59,31 @@ final class InlinePublishSubjectTests: RxTestCase {
         XCTAssertEqual(order, ["a1", "b1", "c1", "b2", "c2", "b3"])
     }
 
+    /// `sendNext` takes its element; the observers get it as from `onNext`, the first and the
+    /// later ones in order, none after disposal or the end, and the element is freed once.
+    func testSendNextDeliversAsOnNextAndFreesTheElementOnce() {
+        final class Element {
+            let name: String
+            let freed: () -> Void
+            init(_ name: String, freed: @escaping () -> Void) { (self.name, self.freed) = (name, freed) }
+            deinit { freed() }
+        }
+        var freed = 0
+        let subject = InlinePublishSubject<Element>()
+        var order: [String] = []
+        let first = subject.subscribe(onNext: { order.append("a" + $0.name) })
+        let second = subject.subscribe(onNext: { order.append("b" + $0.name) })
+        subject.sendNext(Element("1") { freed += 1 })
+        XCTAssertEqual(freed, 1)
+        first.dispose()
+        subject.sendNext(Element("2") { freed += 1 })
+        subject.onCompleted()
+        subject.sendNext(Element("3") { freed += 1 })
+        second.dispose()
+        XCTAssertEqual(order, ["a1", "b1", "b2"])
+        XCTAssertEqual(freed, 3)
+    }
+
     func testARepeatedDisposeOfTheFirstSubscriptionLeavesLaterObservers() {
         let subject = InlinePublishSubject<Int>()
         var seen: [Int] = []
