@@ -38,6 +38,22 @@ extension Session: WebSocketHandler {
     }
 }
 
+extension Session {
+    /// The connection the session writes to. Kept as one word (`transportObject`), its
+    /// conformance told by its class: a `WebSocketConnection`, every served session's, is
+    /// called directly, and any other conformer (a test's fake) is found by a cast.
+    var transport: (any SessionTransport)? {
+        @inline(__always) get {
+            guard let object = transportObject else { return nil }
+            if type(of: object) == WebSocketConnection.self {
+                return unsafeDowncast(object, to: WebSocketConnection.self)
+            }
+            return object as? any SessionTransport
+        }
+        set { transportObject = newValue.map { $0 as AnyObject } }
+    }
+}
+
 /// The connection is the session's transport; its loop is the owner thread.
 extension WebSocketConnection: SessionTransport {
     var isOnOwnerThread: Bool { inEventLoop }

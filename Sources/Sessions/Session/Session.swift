@@ -12,21 +12,22 @@ import RxSwift
 /// sent or fed.
 ///
 /// Memory: a server holds thousands of idle sessions, so an open session's state lives in
-/// this one object (no separate bag or state box), 116 bytes in a 128-byte malloc block
-/// (`SessionsLayoutTests`); a limited tap's bucket lives in its feed (`LimitedTapFeed`).
+/// this one object (no separate bag or state box), 100 bytes in a 112-byte malloc block
+/// (`SessionsLayoutTests`); a limited tap's bucket lives in its feed (`LimitedTapFeed`), and a
+/// signed-in user in the subclass `SignedInSession`.
 ///
 /// Every method runs on the connection's owner thread (its event loop). Output
 /// elements that arrive on another thread (a scheduler that is not the loop's) hop
 /// to the owner thread before they touch the session.
-final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state is touched only on the owner thread; `transport` is set once, before the graph exists
+// Not final only for `SignedInSession`, which overrides nothing: calls stay direct.
+class Session: SessionOutputSink, @unchecked Sendable {  // mutable state is touched only on the owner thread; `transport` is set once, before the graph exists
     let endpoint: SessionEndpoint
-    /// The connection (see `Session+WebSocket.swift`): set when it opens, and kept after the
-    /// close, since outputs on other threads read it to hop to the owner thread. Unchecked for
-    /// exclusivity: written once before any other thread can see the session.
-    @exclusivity(unchecked) var transport: (any SessionTransport)?
+    /// The connection as one word (`transport`, in `SessionTransport.swift`): set when it
+    /// opens, and kept after the close, since outputs on other threads read it to hop to the
+    /// owner thread. Unchecked for exclusivity: written once before any other thread can see
+    /// the session.
+    @exclusivity(unchecked) var transportObject: AnyObject?
     let idBits: UInt64
-    /// Who the session is signed in as; nil for nobody.
-    let identity: SignedInUser?
     /// When the session was made (the endpoint's clock), for its age on the dashboard.
     let openedAt: UInt64
     /// The tap of `trace` once made, sealed empty when the session closed before anyone asked
@@ -60,10 +61,9 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
     @exclusivity(unchecked) var registrySlot: UInt32 = 0
 
     /// A session of `endpoint` on `transport`, or on the WebSocket connection that opens it.
-    init(endpoint: SessionEndpoint, transport: (any SessionTransport)? = nil, identity: SignedInUser? = nil) {
+    init(endpoint: SessionEndpoint, transport: (any SessionTransport)? = nil) {
         self.endpoint = endpoint
-        self.transport = transport
-        self.identity = identity
+        transportObject = transport.map { $0 as AnyObject }
         idBits = endpoint.sessionIDs.next()
         openedAt = endpoint.clock()
     }
