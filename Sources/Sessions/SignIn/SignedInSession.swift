@@ -1,5 +1,5 @@
 /// A session signed in as `user`. A subclass, so that an anonymous session (most of those a
-/// server holds) keeps no word for a user: `Session` is 100 bytes in a 112-byte malloc block
+/// server holds) keeps no word for a user: `Session` is 101 bytes in a 112-byte malloc block
 /// where a `user` field made it 116 in a 128-byte one (`SessionsLayoutTests`).
 final class SignedInSession: Session, @unchecked Sendable {  // `user` is immutable; the rest is `Session`'s
     let user: SignedInUser
