@@ -36,8 +36,9 @@ public struct HTTPRequestDecoder {
     private var buffer: [UInt8] = []
     private var scanned = 0
     private var bodyToSkip = 0
-    /// A head whose body is still arriving, and that body's length.
-    private var waitingHead: (head: HTTPRequestHead, length: Int)?
+    /// A head whose body is still arriving, and that body's length. Boxed, so that a decoder
+    /// (every HTTP connection holds one) keeps one word for it rather than a whole head.
+    private var waitingHead: WaitingHead?
     /// The body of the last head `next()` returned: empty when it had none or a longer one
     /// than `maxKeptBodySize` (skipped).
     public private(set) var body: [UInt8] = []
@@ -128,8 +129,14 @@ public struct HTTPRequestDecoder {
             case .contentLength(let length):
                 if length > limits.maxBodySize { return fail(.contentTooLarge) }
                 if length > 0 && length <= limits.maxKeptBodySize {
-                    waitingHead = (head, length)
-                    return next()
+                    // A body already read is taken at once: no box made.
+                    guard buffer.count >= length else {
+                        waitingHead = WaitingHead(head: head, length: length)
+                        return nil
+                    }
+                    body = Array(buffer[0..<length])
+                    buffer.removeFirst(length)
+                    return .head(head)
                 }
                 bodyToSkip = length
             case .chunked:
@@ -212,5 +219,16 @@ public struct HTTPRequestDecoder {
         }
         scanned = stop
         return result
+    }
+}
+
+/// `HTTPRequestDecoder.waitingHead`'s box.
+private final class WaitingHead {
+    let head: HTTPRequestHead
+    let length: Int
+
+    init(head: HTTPRequestHead, length: Int) {
+        self.head = head
+        self.length = length
     }
 }

@@ -10,3 +10,12 @@ final class HTTPServerLayoutTests: XCTestCase {
         XCTAssertEqual(ObjectSize.mallocBlock(forAllocationOf: ObjectSize.instance(of: WebSocketConnection.self)), 128)
     }
 }
+
+/// `HTTPRequestDecoder.waitingHead`: "one word rather than a whole head" (a 161-byte head
+/// inline made every HTTP connection 296 bytes, which each upgrade then carved the session from).
+final class HTTPRequestDecoderLayoutTests: XCTestCase {
+    func testDecoderKeepsNoWholeHead() {
+        XCTAssertEqual(MemoryLayout<HTTPRequestDecoder>.size, 73)
+        XCTAssertLessThan(MemoryLayout<HTTPRequestDecoder>.size, MemoryLayout<HTTPRequestHead>.size)
+    }
+}

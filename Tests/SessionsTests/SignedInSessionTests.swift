@@ -18,7 +18,7 @@ final class SignedInSessionTests: XCTestCase {
     private func open(_ wire: WireViewModel, as user: SignedInUser?) -> Session {
         let endpoint = SessionEndpoint(wire: wire, configuration: configuration,
                                        metrics: SessionMetrics(viewModels: [wire.name]), logger: .quiet)
-        let session = Session(endpoint: endpoint, transport: transport, identity: user)
+        let session = Session.make(endpoint: endpoint, transport: transport, identity: user)
         session.open(clientAddress: "198.51.100.7")
         return session
     }
@@ -53,9 +53,9 @@ final class SignedInSessionTests: XCTestCase {
         let start = Resources.total
         let ada = SignedInUser(name: "ada", sessionID: "aaaaaaaaaaaaaaaa")
         let session = open(servedWire("sum"), as: ada)
-        let other = Session(endpoint: SessionEndpoint(wire: servedWire("sum"), configuration: configuration,
-                                                      metrics: SessionMetrics(viewModels: ["sum"]), logger: .quiet),
-                            transport: FakeTransport(), identity: SignedInUser(name: "grace", sessionID: "bbbbbbbbbbbbbbbb"))
+        let other = Session.make(endpoint: SessionEndpoint(wire: servedWire("sum"), configuration: configuration,
+                                                           metrics: SessionMetrics(viewModels: ["sum"]), logger: .quiet),
+                                 transport: FakeTransport(), identity: SignedInUser(name: "grace", sessionID: "bbbbbbbbbbbbbbbb"))
         other.open(clientAddress: "")
         XCTAssertEqual(configuration.signedInSessions.count, 2)
         XCTAssertGreaterThan(Resources.total, start)

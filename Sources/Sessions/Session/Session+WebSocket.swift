@@ -38,6 +38,39 @@ extension Session: WebSocketHandler {
     }
 }
 
+extension Session {
+    /// The connection the session writes to. Kept as one word (`transportObject`), its
+    /// conformance told by its class: a `WebSocketConnection`, every served session's, is
+    /// called directly, and any other conformer (a test's fake) is found by a cast.
+    var transport: (any SessionTransport)? {
+        @inline(__always) get {
+            guard let object = transportObject else { return nil }
+            if transportIsWebSocket {
+                return unsafeDowncast(object, to: WebSocketConnection.self)
+            }
+            return object as? any SessionTransport
+        }
+        set {
+            transportObject = newValue.map { $0 as AnyObject }
+            transportIsWebSocket = Self.isWebSocket(transportObject)
+        }
+    }
+
+    static func isWebSocket(_ object: AnyObject?) -> Bool {
+        object.map { type(of: $0) == WebSocketConnection.self } ?? false
+    }
+
+    /// The transport when it is a `WebSocketConnection`, for the output path to call it
+    /// directly: told by a flag, which costs less than comparing the class (its metadata
+    /// accessor is a call).
+    var webSocketTransport: WebSocketConnection? {
+        @inline(__always) get {
+            guard transportIsWebSocket, let object = transportObject else { return nil }
+            return unsafeDowncast(object, to: WebSocketConnection.self)
+        }
+    }
+}
+
 /// The connection is the session's transport; its loop is the owner thread.
 extension WebSocketConnection: SessionTransport {
     var isOnOwnerThread: Bool { inEventLoop }

@@ -12,21 +12,22 @@ import RxSwift
 /// sent or fed.
 ///
 /// Memory: a server holds thousands of idle sessions, so an open session's state lives in
-/// this one object (no separate bag or state box), 116 bytes in a 128-byte malloc block
-/// (`SessionsLayoutTests`); a limited tap's bucket lives in its feed (`LimitedTapFeed`).
+/// this one object (no separate bag or state box), 101 bytes in a 112-byte malloc block
+/// (`SessionsLayoutTests`); a limited tap's bucket lives in its feed (`LimitedTapFeed`), and a
+/// signed-in user in the subclass `SignedInSession`.
 ///
 /// Every method runs on the connection's owner thread (its event loop). Output
 /// elements that arrive on another thread (a scheduler that is not the loop's) hop
 /// to the owner thread before they touch the session.
-final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state is touched only on the owner thread; `transport` is set once, before the graph exists
+// Not final only for `SignedInSession`, which overrides nothing: its members are final, so calls stay direct.
+class Session: SessionOutputSink, @unchecked Sendable {  // mutable state is touched only on the owner thread; `transport` is set once, before the graph exists
     let endpoint: SessionEndpoint
-    /// The connection (see `Session+WebSocket.swift`): set when it opens, and kept after the
-    /// close, since outputs on other threads read it to hop to the owner thread. Unchecked for
-    /// exclusivity: written once before any other thread can see the session.
-    @exclusivity(unchecked) var transport: (any SessionTransport)?
+    /// The connection as one word (`transport`, in `SessionTransport.swift`): set when it
+    /// opens, and kept after the close, since outputs on other threads read it to hop to the
+    /// owner thread. Unchecked for exclusivity: written once before any other thread can see
+    /// the session.
+    @exclusivity(unchecked) final var transportObject: AnyObject?
     let idBits: UInt64
-    /// Who the session is signed in as; nil for nobody.
-    let identity: SignedInUser?
     /// When the session was made (the endpoint's clock), for its age on the dashboard.
     let openedAt: UInt64
     /// The tap of `trace` once made, sealed empty when the session closed before anyone asked
@@ -35,7 +36,7 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
     private let traceTap = AtomicRetainedReference<Tap<Marble>>()
 
     /// The session's opaque id, sent in `ready`: 64 random bits in hex.
-    var id: String { String(idBits, radix: 16) }
+    final var id: String { String(idBits, radix: 16) }
 
     /// The session's explicit lifecycle; the graph exists while `open`, whose payload is the
     /// output subscriptions (`SessionGraph.disposal`, nil until the graph is built or when no
@@ -57,24 +58,26 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
     @exclusivity(unchecked) private var messageBucket = TokenBucket(RateLimit(perSecond: 1, burst: 1), now: 0)
     /// Its index in the registry's list while open (`SessionRegistry`). Guarded by the
     /// registry's lock: another loop's session closing may move this one.
-    @exclusivity(unchecked) var registrySlot: UInt32 = 0
+    @exclusivity(unchecked) final var registrySlot: UInt32 = 0
+    /// Whether `transportObject` is a `WebSocketConnection` (set with it; a byte of padding).
+    @exclusivity(unchecked) final var transportIsWebSocket = false
 
     /// A session of `endpoint` on `transport`, or on the WebSocket connection that opens it.
-    init(endpoint: SessionEndpoint, transport: (any SessionTransport)? = nil, identity: SignedInUser? = nil) {
+    init(endpoint: SessionEndpoint, transport: (any SessionTransport)? = nil) {
         self.endpoint = endpoint
-        self.transport = transport
-        self.identity = identity
         idBits = endpoint.sessionIDs.next()
         openedAt = endpoint.clock()
+        transportObject = transport.map { $0 as AnyObject }
+        transportIsWebSocket = Self.isWebSocket(transportObject)
     }
 
     /// A copy of the whole view model's description at each use: the message path reads
     /// `endpoint.wire` members in place instead.
     private var wire: WireViewModel { endpoint.wire }
     /// The view model's name, for a viewer.
-    var viewModelName: String { endpoint.wire.name }
+    final var viewModelName: String { endpoint.wire.name }
     /// The lanes a viewer sees.
-    var lanes: [MarbleLane] { endpoint.wire.lanes }
+    final var lanes: [MarbleLane] { endpoint.wire.lanes }
     private var metrics: SessionMetrics { endpoint.metrics }
     private var logger: Logger { endpoint.logger }
 
@@ -84,12 +87,12 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
     /// - Parameter answers: where the services' answers come from in a replay
     ///   (`OfflineSession`); nil live, where `--record` (`SessionConfiguration.recorder`)
     ///   records them instead.
-    func open(clientAddress: String = "", answers: (any ServiceAnswering)? = nil) {
+    final func open(clientAddress: String = "", answers: (any ServiceAnswering)? = nil) {
         open(client: PeerAddress(clientAddress), answers: answers)
     }
 
     /// `open(clientAddress:answers:)` with the address as the connection gave it.
-    func open(client clientAddress: PeerAddress, answers: (any ServiceAnswering)? = nil) {
+    final func open(client clientAddress: PeerAddress, answers: (any ServiceAnswering)? = nil) {
         guard case .idle = state else { return }
         metrics.sessionOpened(endpoint.sessionCounters, loop: endpoint.loop)
         endpoint.ready.withMessage(sessionBits: idBits, user: identity) { ready in
@@ -125,13 +128,13 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
     }
 
     /// Handles one client text message.
-    func receive(_ text: String) {
+    final func receive(_ text: String) {
         var text = text
         text.withUTF8 { receive(utf8: $0) }
     }
 
     /// Handles one client text message given as UTF-8 bytes (valid during the call).
-    func receive(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+    final func receive(utf8 bytes: UnsafeBufferPointer<UInt8>) {
         guard case .open = state else { return }
         endpoint.loopMetrics.messageReceived()
         // The clock is read only when a limit applies or a dashboard times messages, at most
@@ -230,7 +233,7 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
     }
 
     /// Disposes the graph; nothing is sent afterwards. Safe to call more than once.
-    func close() {
+    final func close() {
         guard case .open(let disposal) = state else {
             state = .closed
             return
@@ -255,7 +258,7 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
 
     /// The sign-in ended (a log out, here or on another instance): the client is told, the
     /// graph disposed now, and the connection closed with 4001.
-    func signOut(reason: String) {
+    final func signOut(reason: String) {
         guard case .open = state else { return }
         send(ServerMessageWriter.signedOut(reason: reason))
         transport?.close(code: 4001, reason: "signed out")
@@ -266,7 +269,7 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
 
     /// The session's inputs and outputs as marbles, for a viewer on the dashboard; made by
     /// the first call, from any thread. After the close it is a finished tap.
-    var trace: Tap<Marble> {
+    final var trace: Tap<Marble> {
         if let existing = traceTap.object { return existing }
         let made = Tap<Marble>()
         switch traceTap.setIfEmpty(made) {
@@ -282,14 +285,14 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
 
     /// Has `recording` written from now on with every accepted input, output element and
     /// failure (`SessionRecorder.begin`); false when the session is closed or already recorded.
-    func startRecording(_ recording: SessionRecording) -> Bool {
+    final func startRecording(_ recording: SessionRecording) -> Bool {
         guard case .open = state else { return false }
         if case .set = trace.recording.setIfEmpty(recording) { return true }
         return false
     }
 
     /// Whether the session has a trace: someone watched it or it is recorded.
-    var isTraced: Bool { traceTap.object != nil }
+    final var isTraced: Bool { traceTap.object != nil }
 
     /// An output element, `message` as the client gets it: a marble while someone watches,
     /// a line while recorded.
@@ -302,20 +305,20 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
     }
 
     /// An output failed.
-    func recordOutput(_ description: WireOutputDescription, failed error: any Error) {
+    final func recordOutput(_ description: WireOutputDescription, failed error: any Error) {
         guard let trace = traceTap.object else { return }
         trace.record(Marble(lane: description.name, kind: .error, label: "\(error)", timeMicroseconds: marbleClock()))
         trace.recording.object?.output(description.name, failed: error)
     }
 
     /// An output completed: a marble while someone watches (a replay needs no line for it).
-    func recordOutputCompleted(_ description: WireOutputDescription) {
+    final func recordOutputCompleted(_ description: WireOutputDescription) {
         traceTap.object?.record(Marble(lane: description.name, kind: .completed, timeMicroseconds: marbleClock()))
     }
 
     // MARK: sending
 
-    func sendOutput(_ message: String) {
+    final func sendOutput(_ message: String) {
         guard transport?.isOnOwnerThread ?? true else {
             transport?.executeOnOwnerThread { [self] in sendOutput(message) }
             return
@@ -324,19 +327,19 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
         send(message)
     }
 
-    func sendOutput(utf8 message: UnsafeRawBufferPointer) {
-        // `transport` read once: each read of the optional existential is a retain and a release.
-        guard let transport else {
-            guard case .open = state else { return }
+    final func sendOutput(utf8 message: UnsafeRawBufferPointer) {
+        if let connection = webSocketTransport {
+            send(utf8: message, through: connection, onOwnerThread: connection.isOnOwnerThread)
+        } else if let transport {
+            send(utf8: message, through: transport, onOwnerThread: transport.isOnOwnerThread)
+        } else if case .open = state {
             endpoint.loopMetrics.messageSent()
-            return
         }
-        send(utf8: message, through: transport, onOwnerThread: transport.isOnOwnerThread)
     }
 
     /// An output element, `message` as the client gets it, recorded first for a viewer and a
     /// recording (`recordOutput`).
-    func sendTracedOutput(utf8 message: UnsafeRawBufferPointer, of description: WireOutputDescription) {
+    final func sendTracedOutput(utf8 message: UnsafeRawBufferPointer, of description: WireOutputDescription) {
         guard let transport else {
             recordOutput(message: message, of: description, onOwnerThread: true)
             guard case .open = state else { return }
@@ -349,7 +352,7 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
     }
 
     @inline(__always)
-    private func send(utf8 message: UnsafeRawBufferPointer, through transport: any SessionTransport, onOwnerThread: Bool) {
+    private func send(utf8 message: UnsafeRawBufferPointer, through transport: some SessionTransport, onOwnerThread: Bool) {
         guard onOwnerThread else {
             sendOutput(String(decoding: message, as: UTF8.self))
             return
@@ -359,7 +362,7 @@ final class Session: SessionOutputSink, @unchecked Sendable {  // mutable state 
         transport.send(textBytes: message)
     }
 
-    func outputFailed(_ error: Error) {
+    final func outputFailed(_ error: Error) {
         guard transport?.isOnOwnerThread ?? true else {
             let description = "\(error)"
             transport?.executeOnOwnerThread { [self] in outputFailed(description) }

@@ -34,10 +34,10 @@ public enum SessionRoutes {
                 if endpoint.admitsEveryUpgrade {
                     // Nothing to decide: upgraded at once, with no request context, answer or
                     // deadline made for an admission (about 2,000 instructions a session).
-                    server.addWebSocketRoute("/ws/\(wire.name)") { Session(endpoint: endpoint, identity: nil) }
+                    server.addWebSocketRoute("/ws/\(wire.name)") { Session(endpoint: endpoint) }
                 } else {
                     server.addWebSocketRoute("/ws/\(wire.name)", admit: endpoint.admit) { identity in
-                        Session(endpoint: endpoint, identity: identity as? SignedInUser)
+                        Session.make(endpoint: endpoint, identity: identity as? SignedInUser)
                     }
                 }
             }
