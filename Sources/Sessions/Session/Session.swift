@@ -22,7 +22,7 @@ import RxSwift
 // Not final only for `SignedInSession`, which overrides nothing: its members are final, so calls stay direct.
 class Session: SessionOutputSink, @unchecked Sendable {  // mutable state is touched only on the owner thread; `transport` is set once, before the graph exists
     let endpoint: SessionEndpoint
-    /// The connection as one word (`transport`, in `SessionTransport.swift`): set when it
+    /// The connection as one word (`transport`, in `Session+WebSocket.swift`): set when it
     /// opens, and kept after the close, since outputs on other threads read it to hop to the
     /// owner thread. Unchecked for exclusivity: written once before any other thread can see
     /// the session.
