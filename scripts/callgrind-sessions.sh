@@ -12,14 +12,16 @@
 #            a throwaway accounts file, looked up once, then from the server's cache), and
 #   anonymous-store: as session, on the same server with accounts but no token: the pair
 #            gives what a signed-in session's open costs beyond an anonymous one.
+#   default: as session, on a server started with no login flags, as a user runs it (the
+#            store login service and its default database, made in a throwaway folder).
 # User-space instructions only: the kernel's share of a system call is not counted.
 # With TLS=1 the rxlive servers get a throwaway certificate and the driver speaks TLS 1.3
 # (Python's ssl module, the client's work is not counted).
 #
 # Usage: [TLS=1] scripts/callgrind-sessions.sh [SERVER ...]     (needs valgrind: scripts/setup test)
 #   SERVER   an rxlive binary, or uws-cpp=PATH for the uws-cpp peer of ../shared/peers
-#   MEASURES "message session" (default), or any of message, session, login, signed-in and
-#            anonymous-store
+#   MEASURES "message session" (default), or any of message, session, login, signed-in,
+#            anonymous-store and default
 #   LAYERS   1: also print, for each rxlive server and measure, where a unit's instructions go
 #            by layer (scripts/callgrind-layers.py on the two runs' callgrind outputs)
 #   KEEP     DIR: keep each run's callgrind output as DIR/MEASURE-COUNT.out (callgrind_annotate)
@@ -122,6 +124,12 @@ instructions() {  # server, measure, count -> total instructions of the run
     elif [ "$2" = signed-in ] || [ "$2" = anonymous-store ]; then
         valgrind --tool=callgrind --callgrind-out-file="$out" "$binary" --port "$port" --public "$PUBLIC_DIR" \
             --message-rate 0 --database "sqlite:$ACCOUNTS/accounts.sqlite" --log-level error "${SERVER_TLS[@]}" >/dev/null 2>&1 &
+    elif [ "$2" = default ]; then
+        # No login flags: the default database (data/rxlive.sqlite) is made in a throwaway folder.
+        rm -rf "$ACCOUNTS/default" && mkdir -p "$ACCOUNTS/default"
+        local public; public="$(realpath "$PUBLIC_DIR")"
+        (cd "$ACCOUNTS/default" && exec valgrind --tool=callgrind --callgrind-out-file="$out" "$binary" --port "$port" \
+            --public "$public" --message-rate 0 --log-level error "${SERVER_TLS[@]}") >/dev/null 2>&1 &
     else
         valgrind --tool=callgrind --callgrind-out-file="$out" "$binary" --port "$port" --public "$PUBLIC_DIR" \
             --message-rate 0 --login-service simulated --login-delay 0.001 --log-level error "${SERVER_TLS[@]}" >/dev/null 2>&1 &
@@ -151,14 +159,14 @@ for server in "$@"; do
     for measure in $MEASURES; do
         case "$measure" in
             message) few=1000; many=6000 ;;
-            session|login|anonymous-store) few=200; many=1200 ;;
+            session|login|anonymous-store|default) few=200; many=1200 ;;
             signed-in)
                 few=200; many=1200
                 [[ "$server" != uws-cpp=* ]] || continue
                 rm -f "$ACCOUNTS"/accounts.sqlite*
                 echo engine | "$server" user add ada --database "sqlite:$ACCOUNTS/accounts.sqlite" >/dev/null
                 TOKEN_OF_ADA="$("$server" user token ada --database "sqlite:$ACCOUNTS/accounts.sqlite" 2>/dev/null)" ;;
-            *) echo "unknown measure $measure (message session login signed-in anonymous-store)" >&2; exit 2 ;;
+            *) echo "unknown measure $measure (message session login signed-in anonymous-store default)" >&2; exit 2 ;;
         esac
         a="$(instructions "$server" "$measure" "$few")"
         b="$(instructions "$server" "$measure" "$many")"
@@ -166,6 +174,7 @@ for server in "$@"; do
             login) unit="login session" ;;
             signed-in) unit="signed-in sum session" ;;
             anonymous-store) unit="anonymous sum session (server with accounts)" ;;
+            default) unit="sum session (default configuration)" ;;
             *) unit="sum $measure" ;;
         esac
         echo "$server: $(( (b - a) / (many - few) )) instructions per $unit$([ "$TLS" = 1 ] && echo " over TLS") (callgrind, $few vs $many)"

@@ -12,7 +12,7 @@ import WebSocket
 /// proxies pass it on) is handed out as a literal: a literal lives in the binary and is
 /// never counted or freed, where making the name afresh cost about 200 instructions
 /// (validating the bytes, and a heap block for a name over 15 bytes).
-enum CommonHeaderName: UInt8, CaseIterable {
+package enum CommonHeaderName: UInt8, CaseIterable {
     case host, upgrade, connection, origin
     case secWebSocketKey, secWebSocketVersion, secWebSocketExtensions
     case transferEncoding, contentLength, xForwardedFor, ifNoneMatch, ifModifiedSince

@@ -34,9 +34,11 @@ public struct CookieHeader: Sendable, Equatable {
     /// formed and name it exactly once: what `CookieHeader(request)?.uniqueValue(of: name)`
     /// gives, without making a string of every pair (an upgrade's sign-in is read this way).
     public static func uniqueValue(of name: String, in request: HTTPRequestHead) -> String? {
-        let (count, first) = request.fieldCount(named: "cookie")
+        // The indexed look-ups: by the name's string, it was classified first (about 100
+        // instructions an upgrade).
+        let (count, first) = request.field(.cookie)
         guard count > 0, let first else { return nil }
-        let header = count == 1 ? first : request.headers(named: "cookie").joined(separator: "; ")
+        let header = count == 1 ? first : request.values(of: .cookie).joined(separator: "; ")
         var found: Substring.UTF8View?
         var repeated = false
         var wanted = name

@@ -173,8 +173,10 @@ final class HTTPConnection: ConnectionTableEntry {
     }
 
     private func context(_ request: HTTPRequestHead) -> HTTPRequestContext {
-        HTTPRequestContext(head: request, body: decoder.body, peerAddress: tcp.peerAddress, isTLS: server.configuration.tls != nil,
-                           originAllowed: request.headers(named: "origin").count == 1
+        // The peer's address is kept unwritten (most requests never read it as text), and
+        // Origin is looked up in the head's index.
+        HTTPRequestContext(head: request, body: decoder.body, peer: tcp.peerIPAddress, isTLS: server.configuration.tls != nil,
+                           originAllowed: request.fieldCount(.origin) == 1
                                && WebSocketUpgrade.isOriginAllowed(request, hostPolicy: server.hostPolicy))
     }
 

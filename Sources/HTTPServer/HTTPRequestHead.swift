@@ -138,7 +138,7 @@ public struct HTTPRequestHead: Sendable, Equatable {
     /// How many headers have the common name `name` (an indexed one): 0, 1, or 2 for two or
     /// more; and the first one's value. A look-up in the index, no scan.
     @inline(__always)
-    func field(_ name: CommonHeaderName) -> (count: Int, first: String?) {
+    package func field(_ name: CommonHeaderName) -> (count: Int, first: String?) {
         guard fieldIndex.isComplete else {
             let (count, first) = headerCount(named: name.lowercasedString)
             return (min(count, 2), first)
@@ -178,7 +178,7 @@ public struct HTTPRequestHead: Sendable, Equatable {
     }
 
     /// Every value of the headers with the common name `name` (an indexed one), in order.
-    func values(of name: CommonHeaderName) -> [String] {
+    package func values(of name: CommonHeaderName) -> [String] {
         switch field(name) {
         case (0, _): []
         case (1, let first?): [first]

@@ -8,7 +8,9 @@ public struct HTTPRequestContext: Sendable {
     /// Its body, when it had one of at most `HTTPRequestDecoder.Limits.maxKeptBodySize` bytes.
     public let body: [UInt8]
     /// The peer's IP address (a proxy's, behind one).
-    public let peerAddress: String?
+    public var peerAddress: String? { peer?.text }
+    /// The same, written as text only when read.
+    package let peer: PeerAddress?
     /// Whether the request came over TLS to this server.
     public let isTLS: Bool
     /// Whether it carries exactly one `Origin`, and that origin is the page's own or an

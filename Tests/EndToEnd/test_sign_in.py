@@ -187,6 +187,20 @@ def test_an_anonymous_upgrade_stays_anonymous_and_a_stale_cookie_is_ignored(serv
     assert upgrade_status(server.port, "/ws/sum", ["Authorization: Bearer nonsense"])[0] == 401
 
 
+def test_a_credential_sent_twice_signs_nobody_in(server):
+    """Two Authorization fields, or the session cookie in two Cookie fields, could mean two
+    things: the upgrade reads no credential from them and stays anonymous."""
+    token = rxlive_user("token", "ada", "--database", server.database).stdout.strip()
+    for headers in ([f"Authorization: Bearer {token}", f"authorization: Bearer {token}"],
+                    [f"Cookie: rxlive-session={token}", f"cookie: rxlive-session={token}"]):
+        ws = RawWebSocket(server.port, "/ws/sum", headers=headers)
+        assert "user" not in ws.receive_json()["ready"], headers
+        ws.close()
+    ws = RawWebSocket(server.port, "/ws/sum", headers=[f"AUTHORIZATION: Bearer {token}"])
+    assert ws.receive_json()["ready"]["user"] == "ada", "sent once, in any case, it signs in"
+    ws.close()
+
+
 def test_log_out_ends_the_live_sessions_of_that_sign_in_within_a_second(server):
     cookie = sign_in(server)
     other = sign_in(server, "grace", "cobol")

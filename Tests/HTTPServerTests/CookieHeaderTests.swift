@@ -41,4 +41,34 @@ final class CookieHeaderTests: XCTestCase {
         XCTAssertEqual(header.pairs.map(\.value), ["1", "2"])
         XCTAssertNil(CookieHeader(HTTPRequestHead(method: "GET", target: "/", headers: [("Host", "h")])), "no Cookie field")
     }
+
+    /// A head as the parser reads it, whose common fields are found through its index.
+    private func parsed(_ fields: String) throws -> HTTPRequestHead {
+        var decoder = HTTPRequestDecoder()
+        Array("GET /ws/sum HTTP/1.1\r\nHost: h\r\n\(fields)\r\n".utf8).withUnsafeBytes { decoder.append($0) }
+        guard case .head(let head)? = decoder.next() else { throw XCTSkip("not parsed") }
+        return head
+    }
+
+    func testAParsedHeadsCookieIsReadThroughItsIndex() throws {
+        XCTAssertEqual(CookieHeader.uniqueValue(of: "s", in: try parsed("cookie: a=1; s=x\r\n")), "x")
+        XCTAssertEqual(CookieHeader.uniqueValue(of: "s", in: try parsed("Cookie: a=1\r\nCOOKIE: s=y\r\n")), "y",
+                       "several fields are joined")
+        XCTAssertNil(CookieHeader.uniqueValue(of: "s", in: try parsed("Cookie: s=1\r\nCookie: s=2\r\n")),
+                     "a second one planted in another field makes both unreadable")
+        XCTAssertNil(CookieHeader.uniqueValue(of: "s", in: try parsed("Cookie: s=1\r\nCookie: b\r\n")), "one field malformed")
+        XCTAssertNil(CookieHeader.uniqueValue(of: "s", in: try parsed("X-Cookie: s=1\r\n")), "no Cookie field")
+    }
+
+    func testARepeatedAuthorizationOrOriginIsCountedThroughTheIndex() throws {
+        let twice = try parsed("Authorization: Bearer a\r\nauthorization: Bearer b\r\nOrigin: http://h\r\nORIGIN: http://h\r\n")
+        XCTAssertEqual(twice.field(.authorization).count, 2, "a sign-in reads no credential from two fields")
+        XCTAssertEqual(twice.fieldCount(.origin), 2)
+        XCTAssertEqual(twice.values(of: .origin), ["http://h", "http://h"])
+        let once = try parsed("AUTHORIZATION: Bearer a\r\norigin: null\r\n")
+        XCTAssertEqual(once.field(.authorization).count, 1)
+        XCTAssertEqual(once.field(.authorization).first, "Bearer a")
+        XCTAssertEqual(once.values(of: .origin), ["null"])
+        XCTAssertEqual(try parsed("").field(.authorization).count, 0)
+    }
 }

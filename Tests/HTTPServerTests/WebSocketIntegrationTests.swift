@@ -57,8 +57,10 @@ final class WebSocketIntegrationTests: XCTestCase {
         unrouted.send(WSTestFrames.upgradeRequest(path: "/anything"))
         XCTAssertEqual(try XCTUnwrap(unrouted.readResponse()).status, 101)
         XCTAssertTrue(eventually { events.withLock { $0 } == ["fallback-open"] }, "\(events.withLock { $0 })")
-        _ = try openSocket()
+        // Kept open until checked: a dropped client closes at once, adding "closed" before the poll.
+        let routed = try openSocket()
         XCTAssertTrue(eventually { events.withLock { $0 } == ["fallback-open", "open"] }, "\(events.withLock { $0 })")
+        withExtendedLifetime(routed) {}
     }
 
     func testEchoesOfEverySizeAroundTheSmallFrameLimit() throws {

@@ -75,6 +75,21 @@ final class PlainMessageTests: XCTestCase {
         }
     }
 
+    func testTheNonPlainPathReadsWhatTheShortcutLeaves() {
+        // A session sends a message the shortcut did not take straight to `nonPlainEvent`.
+        let texts = [
+            #"{ "input":"username","value":"ann"}"#, #"{"value":"ann","input":"username"}"#,
+            #"{"input":"user\u006eame","value":"a\"nn"}"#, #"{"input":"loginTapped" }"#,
+            #"{"input":"count","value":5}"#, #"{"input":"nobody","value":"ann"}"#, #"{"input":"username"}"#, "",
+        ]
+        for text in texts {
+            var bytes = text
+            let event = bytes.withUTF8 { bytes in Result { () throws(ProtocolError) -> InputTable.Event in try table.nonPlainEvent(utf8: bytes) } }
+            XCTAssertEqual(event, full(text), text)
+        }
+        XCTAssertEqual(try? full(#"{"input":"user\u006eame","value":"a\"nn"}"#).get(), .init(index: 0, payload: .text("a\"nn")))
+    }
+
     func testInvalidUTF8IsRepairedAlikeOnBothPaths() {
         let bytes: [UInt8] = Array(#"{"input":"username","value":""#.utf8) + [0xFF, 0x41] + Array(#""}"#.utf8)
         let viaShortcut = bytes.withUnsafeBufferPointer { table.decode(utf8: $0) }

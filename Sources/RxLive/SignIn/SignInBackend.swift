@@ -93,7 +93,8 @@ final class SignInBackend: Sendable {
     /// Over TLS, or through a trusted proxy that says the client used HTTPS.
     func isSecure(_ request: HTTPRequestContext) -> Bool {
         if request.isTLS { return true }
-        guard let peer = request.peerAddress, trustedProxies.contains(peer) else { return false }
+        // The peer's address is written as text only when some proxy is trusted.
+        guard !trustedProxies.isEmpty, let peer = request.peerAddress, trustedProxies.contains(peer) else { return false }
         return request.head.headers(named: "x-forwarded-proto").last?.lowercased() == "https"
     }
 

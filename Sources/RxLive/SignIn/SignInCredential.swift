@@ -20,7 +20,7 @@ struct SignInCredential: Sendable {
     /// The credential of `request`; nil when it presents none (a malformed or ambiguous
     /// cookie header presents none, RFC 6265 strictly).
     init?(_ request: HTTPRequestContext, secure: Bool) {
-        let (count, authorization) = request.head.fieldCount(named: "authorization")
+        let (count, authorization) = request.head.field(.authorization)
         if count > 0 {
             guard count == 1, let authorization, let offset = Self.bearerTokenOffset(authorization) else { return nil }
             source = authorization

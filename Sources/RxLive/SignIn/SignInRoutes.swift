@@ -59,7 +59,7 @@ enum SignInRoutes {
     /// `Sec-Fetch-Site: same-origin` does (a header no page can set).
     private static func isFromThePage(_ request: HTTPRequestContext) -> Bool {
         if request.originAllowed { return true }
-        let origins = request.head.headers(named: "origin")
+        let origins = request.head.values(of: .origin)
         guard origins == ["null"] else { return false }
         return request.head.headers(named: "sec-fetch-site") == ["same-origin"]
     }

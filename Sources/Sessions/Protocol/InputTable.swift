@@ -83,7 +83,13 @@
             isPlain = true
             return event
         }
-        return try event(of: ClientMessageReader.message(utf8: bytes))
+        return try nonPlainEvent(utf8: bytes)
+    }
+
+    /// `event(utf8:)` for a message `plainEvent` already found not plain: read as JSON
+    /// straight away, not matched as plain a second time.
+    func nonPlainEvent(utf8 bytes: UnsafeBufferPointer<UInt8>) throws(ProtocolError) -> Event {
+        try event(of: ClientMessageReader.message(utf8: bytes))
     }
 
     private func event(of message: ClientMessage) throws(ProtocolError) -> Event {

@@ -160,7 +160,7 @@ class Session: SessionOutputSink, @unchecked Sendable {  // mutable state is tou
             isPlain = true
         } else {
             do {
-                event = try endpoint.wire.inputs.event(utf8: bytes, isPlain: &isPlain)
+                event = try endpoint.wire.inputs.nonPlainEvent(utf8: bytes)
             } catch {
                 refuse(error)
                 return
