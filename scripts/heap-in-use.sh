@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Malloc's own count of an idle sum session's bytes (issue 38): opens N idle /ws/sum sessions
-# on one release rxlive (`--loops 1`) with `ws-bench hold`, and asks glibc through gdb
-# (`malloc_stats()`) for its bytes in use before the first session and with all N open. The
+# on one release rxlive (`--loops 1`) with `ws-bench hold`, and asks glibc (`mallinfo2()`, from
+# scripts/lib/malloc-report.c preloaded into the server and asked by a signal) for its bytes in
+# use before the first session and with all N open. The
 # difference over N is what the sessions hold in whole malloc chunks, exactly and run after
 # run: headers, rounding, and which free chunk each block was carved from included. RSS moves
 # by about 10 bytes a session between runs (pages touched, the heap's top pad), and heaptrack
@@ -14,10 +15,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SESSIONS="${1:-15000}"
-if ! command -v gdb >/dev/null; then
-    echo "gdb is missing: scripts/setup test installs it" >&2
-    exit 1
-fi
 swift build -c release --product rxlive >/dev/null
 swift build -c release --product ws-bench >/dev/null
 BIN="$(swift build -c release --show-bin-path)"
@@ -32,16 +29,18 @@ cleanup() {
 }
 trap cleanup EXIT
 source scripts/lib/ports.sh
+cc -O2 -shared -fPIC -o "$WORK/malloc-report.so" scripts/lib/malloc-report.c
 
-# Appends the server's malloc_stats() (written to its stderr) to its log.
+# Appends the server's bytes in use (written to its stderr) to its log.
 malloc_stats() {
-    gdb -p "$SERVER_PID" -batch -ex "call (void)malloc_stats()" >/dev/null 2>&1
+    kill -s RTMIN+6 "$SERVER_PID"
+    sleep 0.5
 }
 rss_kib() { awk '/^VmRSS:/ { print $2 }' "/proc/$SERVER_PID/status"; }
 
 port="$(free_port)"
 mkdir "$WORK/db" "$WORK/control"
-"$BIN/rxlive" --host 127.0.0.1 --port "$port" --public Public --database "sqlite:$WORK/db/rxlive.sqlite" --loops 1 \
+LD_PRELOAD="$WORK/malloc-report.so" "$BIN/rxlive" --host 127.0.0.1 --port "$port" --public Public --database "sqlite:$WORK/db/rxlive.sqlite" --loops 1 \
     --login-service simulated --dashboard off --log-level warning >"$WORK/server.log" 2>&1 &
 SERVER_PID=$!
 wait_port "$port"
@@ -63,10 +62,12 @@ touch "$WORK/control/close"
 python3 - "$WORK/server.log" "$SESSIONS" "$rss_start" "$rss_open" <<'PY'
 import re, sys
 log, sessions, rss_start, rss_open = open(sys.argv[1]).read(), int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-# Each malloc_stats() prints the main arena's line, then the total's (mmapped blocks included).
-in_use = [int(value) for value in re.findall(r"in use bytes\s*=\s*(\d+)", log)]
+# Each report gives the main arena's bytes in use and the mmapped blocks apart.
+in_use = []
+for arena_bytes, mmapped in re.findall(r"malloc-report in_use=(\d+) mmapped=(\d+)", log):
+    in_use += [int(arena_bytes), int(arena_bytes) + int(mmapped)]
 if len(in_use) != 4:
-    sys.exit(f"expected two malloc_stats() reports in the server's log, found {len(in_use) // 2}")
+    sys.exit(f"expected two malloc reports in the server's log, found {len(in_use) // 2}")
 arena = (in_use[2] - in_use[0]) / sessions
 total = (in_use[3] - in_use[1]) / sessions
 rss = (rss_open - rss_start) * 1024 / sessions
