@@ -98,12 +98,7 @@ package final class InlinePublishSubject<Element>: Observable<Element>, Observer
     package func on(_ event: Event<Element>) {
         switch event {
         case .next:
-            // Read under the lock, called outside it: an observer may feed the subject again.
-            let value = lock()
-            let handler = first
-            unlock(value)
-            if let handler = consume handler { handler(event) }
-            Self.others(in: value)?.on(event)
+            deliverNext(event)
         case .error, .completed:
             // The first observer is let go; `others` keeps the ending for late subscribers.
             var value = lock()
@@ -124,7 +119,13 @@ package final class InlinePublishSubject<Element>: Observable<Element>, Observer
     /// retain and a release per message for a `String`).
     @inlinable
     package func sendNext(_ element: consuming Element) {
-        let event = Event.next(element)
+        deliverNext(.next(element))
+    }
+
+    /// Sends the element `event` to the first observer and the later ones. The observer is
+    /// read under the lock and called outside it: an observer may feed the subject again.
+    @inlinable @inline(__always)
+    func deliverNext(_ event: Event<Element>) {
         let value = lock()
         let handler = first
         unlock(value)
