@@ -25,10 +25,16 @@ final class ConnectionDeadlines {
         timer.setOwner(self)
     }
 
-    /// Arms (or moves) `connection`'s deadline to the loop time `due` (milliseconds).
+    /// The furthest ahead a deadline is kept: due times are stored in 32 bits and compared
+    /// modulo 2^32, which orders them while all lie within 2^31 ms (24 days) of each other.
+    static let longestDelay: UInt64 = 1 << 30
+
+    /// Arms (or moves) `connection`'s deadline to the loop time `due` (milliseconds), at
+    /// most `longestDelay` from now.
     func schedule(_ connection: TCPConnection, due: UInt64) {
         guard !isClosed else { return }
-        connection.deadlineDue = due
+        let due = min(due, uv_now(uvLoop) + Self.longestDelay)
+        connection.deadlineDue = UInt32(truncatingIfNeeded: due)
         if connection.deadlineIndex < 0 {
             heap.insert(.passUnretained(connection))
         } else {
@@ -57,7 +63,7 @@ final class ConnectionDeadlines {
         let now = uv_now(uvLoop)
         armedFor = .max
         // Fires what is due; a connection that re-arms for later goes back into the heap.
-        while let first = heap.first?.takeUnretainedValue(), first.deadlineDue <= now {
+        while let first = heap.first?.takeUnretainedValue(), Self.loopTime(of: first.deadlineDue, near: now) <= now {
             remove(first)
             first.deadlinePassed()
         }
@@ -67,8 +73,14 @@ final class ConnectionDeadlines {
     private func arm() {
         guard !isClosed, let first = heap.first?.takeUnretainedValue() else { return }
         let now = uv_now(uvLoop)
-        armedFor = first.deadlineDue
-        timer.start(after: first.deadlineDue > now ? first.deadlineDue - now : 0, deadlinesDidFire)
+        armedFor = Self.loopTime(of: first.deadlineDue, near: now)
+        timer.start(after: armedFor > now ? armedFor - now : 0, deadlinesDidFire)
+    }
+
+    /// The loop time whose low 32 bits are `due`, the one nearest `now`.
+    static func loopTime(of due: UInt32, near now: UInt64) -> UInt64 {
+        let ahead = Int64(Int32(bitPattern: due &- UInt32(truncatingIfNeeded: now)))
+        return ahead < 0 && UInt64(-ahead) > now ? 0 : UInt64(bitPattern: Int64(bitPattern: now) &+ ahead)
     }
 }
 
@@ -83,6 +95,7 @@ extension Unmanaged: IndexedHeapEntry where Instance == TCPConnection {
     }
 
     func precedes(_ other: Unmanaged<TCPConnection>) -> Bool {
-        takeUnretainedValue().deadlineDue < other.takeUnretainedValue().deadlineDue
+        // Modulo 2^32: the due times lie within 2^31 of each other (`longestDelay`).
+        Int32(bitPattern: takeUnretainedValue().deadlineDue &- other.takeUnretainedValue().deadlineDue) < 0
     }
 }

@@ -50,24 +50,64 @@ final class OutputChunkPool {
     }
 }
 
-/// A queue of chunks that keeps its first one inline: the usual queue, one chunk written at
-/// once, then empty, never allocates an array, and an idle connection holds none.
+/// A queue of chunks in one word: the usual queue, one chunk written at once, then empty,
+/// never allocates an array, and an idle connection holds none. A chunk and an array of
+/// them share the word's spare bits, where a first chunk and an array beside it took two
+/// words of every connection (`EventLoopLayoutTests`).
 struct ChunkList: RandomAccessCollection {
-    private var head: OutputChunk?
-    private var rest: [OutputChunk] = []
-
-    var startIndex: Int { 0 }
-    var endIndex: Int { head == nil ? 0 : 1 + rest.count }
-    var isEmpty: Bool { head == nil }
-
-    subscript(position: Int) -> OutputChunk {
-        position == 0 ? head.unsafelyUnwrapped : rest[position - 1]
+    private enum Storage {
+        case empty
+        case one(OutputChunk)
+        /// Two or more, in order.
+        case many([OutputChunk])
     }
 
-    var last: OutputChunk? { rest.last ?? head }
+    private var storage = Storage.empty
+
+    var startIndex: Int { 0 }
+    var endIndex: Int {
+        switch storage {
+        case .empty: return 0
+        case .one: return 1
+        case .many(let chunks): return chunks.count
+        }
+    }
+    var isEmpty: Bool {
+        if case .empty = storage { return true }
+        return false
+    }
+
+    subscript(position: Int) -> OutputChunk {
+        switch storage {
+        case .one(let chunk):
+            precondition(position == 0, "index out of range")
+            return chunk
+        case .many(let chunks):
+            return chunks[position]
+        case .empty:
+            preconditionFailure("index out of range")
+        }
+    }
+
+    var last: OutputChunk? {
+        switch storage {
+        case .empty: return nil
+        case .one(let chunk): return chunk
+        case .many(let chunks): return chunks.last
+        }
+    }
 
     mutating func append(_ chunk: OutputChunk) {
-        if head == nil { head = chunk } else { rest.append(chunk) }
+        switch storage {
+        case .empty:
+            storage = .one(chunk)
+        case .one(let first):
+            storage = .many([first, chunk])
+        case .many(var chunks):
+            storage = .empty  // the array uniquely referenced while it grows
+            chunks.append(chunk)
+            storage = .many(chunks)
+        }
     }
 
     /// Copies `bytes` to the end, filling the last chunk and then new ones from `pool`.
@@ -82,40 +122,47 @@ struct ChunkList: RandomAccessCollection {
 
     @discardableResult
     mutating func removeFirst() -> OutputChunk {
-        let first = head.unsafelyUnwrapped
-        if rest.isEmpty {
-            head = nil
-        } else {
-            head = rest.removeFirst()
-            if rest.isEmpty { rest = [] }  // emptied, the array lets its storage go
-        }
-        return first
+        take(fromFront: true)
     }
 
     mutating func removeFirst(_ count: Int) {
         guard count > 0 else { return }
-        guard count <= rest.count else {
+        guard case .many(var chunks) = storage, count < chunks.count else {
             removeAll()
             return
         }
-        head = rest[count - 1]
-        rest.removeFirst(count)
-        if rest.isEmpty { rest = [] }
+        storage = .empty  // the array uniquely referenced while it shrinks
+        chunks.removeFirst(count)
+        storage = Self.storage(of: chunks)
     }
 
     @discardableResult
     mutating func removeLast() -> OutputChunk {
-        if rest.isEmpty {
-            defer { head = nil }
-            return head.unsafelyUnwrapped
+        take(fromFront: false)
+    }
+
+    /// Removes and returns the first or the last chunk.
+    private mutating func take(fromFront: Bool) -> OutputChunk {
+        switch storage {
+        case .one(let chunk):
+            storage = .empty
+            return chunk
+        case .many(var chunks):
+            storage = .empty
+            let taken = fromFront ? chunks.removeFirst() : chunks.removeLast()
+            storage = Self.storage(of: chunks)
+            return taken
+        case .empty:
+            preconditionFailure("removing from an empty list")
         }
-        let last = rest.removeLast()
-        if rest.isEmpty { rest = [] }
-        return last
+    }
+
+    /// What holds `chunks`, one or more.
+    private static func storage(of chunks: [OutputChunk]) -> Storage {
+        chunks.count == 1 ? .one(chunks[0]) : .many(chunks)
     }
 
     mutating func removeAll() {
-        head = nil
-        rest = []
+        storage = .empty
     }
 }

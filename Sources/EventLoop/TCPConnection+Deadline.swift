@@ -34,7 +34,8 @@ extension TCPConnection {
     }
 
     /// Arms the connection's one deadline: `connectionDeadlinePassed` runs after `delay`
-    /// (at least 1 ms), replacing any deadline armed before. The linger after FIN uses it too.
+    /// (at least 1 ms, at most about 12 days: a longer one passes then), replacing any
+    /// deadline armed before. The linger after FIN uses it too.
     public func setDeadline(after delay: Duration) {
         setDeadline(afterMilliseconds: delay.milliseconds)
     }

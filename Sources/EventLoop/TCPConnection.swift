@@ -24,10 +24,10 @@ import Glibc
 public final class TCPConnection: LoopHandle {
     // Declared so the two states and the flag fill the tail of `LoopHandle`'s fields and the
     // 32-bit values follow them, and the filter and its staged writes share one optional
-    // object: every connection holds one of these, and at 120 bytes it takes a 128-byte malloc
-    // block (EventLoopLayoutTests). An idle connection holds no request and no list of
-    // chunks in flight: both come from the loop's pool (`PendingWrite`) for the one write in
-    // flight.
+    // object: every connection holds one of these, and with its `uv_tcp_t` (`LoopHandle`) at
+    // 344 bytes it takes a 352-byte malloc block (EventLoopLayoutTests). An idle connection
+    // holds no request and no list of chunks in flight: both come from the loop's pool
+    // (`PendingWrite`) for the one write in flight.
     // `@exclusivity(unchecked)`: the fields are touched on the loop thread only, and no access
     // spans a call that reaches the same field (WriteQueue's methods take no closures); the
     // run-time checks cost about 1,500 instructions per message here.
@@ -43,9 +43,10 @@ public final class TCPConnection: LoopHandle {
     @exclusivity(unchecked) private var storedDelegate: (any TCPConnectionDelegate)?
     /// The filter and the bytes written for it, when there is one.
     @exclusivity(unchecked) var staging: FilterStaging?
-    /// The loop time (ms) of this connection's deadline; kept by `ConnectionDeadlines`.
-    @exclusivity(unchecked) var deadlineDue: UInt64 = 0
     @exclusivity(unchecked) var output = WriteQueue()
+    /// The low 32 bits of this connection's deadline's loop time (ms); kept by
+    /// `ConnectionDeadlines`. After `output`, whose 28 bytes leave it the last 4 of a word.
+    @exclusivity(unchecked) var deadlineDue: UInt32 = 0
 
     /// The object told about reads, EOF and close; released after `connectionDidClose`.
     public var delegate: (any TCPConnectionDelegate)? {

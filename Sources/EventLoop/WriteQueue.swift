@@ -25,8 +25,12 @@ struct WriteQueue {
     static let maxBuffersPerWrite = 64
 
     private(set) var queued = ChunkList()
+    /// Bytes written but not yet confirmed by a write callback, modulo 2^32: `count(_:)`
+    /// checks the whole total against `maxUnsentBytes` (at most 4 GiB), and past it the
+    /// connection closes, so a live connection's total is exact in 32 bits.
+    private var unsentCount: UInt32 = 0
     /// Bytes written but not yet confirmed by a write callback.
-    private(set) var unsentBytes = 0
+    var unsentBytes: Int { Int(unsentCount) }
     private(set) var backpressure = Backpressure.flowing
     /// Whether the delegate is handling a read, and where its writes go meanwhile.
     enum Cork: UInt8 {
@@ -43,7 +47,7 @@ struct WriteQueue {
     var cork = Cork.off
     /// True while a `uv_write` is in flight (its chunks are in its `PendingWrite`).
     private(set) var isWriting = false
-    // 32-bit limits: the queue sits at the end of the connection's fields.
+    // 32-bit limits: the queue sits near the end of the connection's fields (28 bytes).
     var highWaterMark: UInt32 = 1 << 20
     var lowWaterMark: UInt32 = 256 << 10
     var maxUnsentBytes: UInt32 = 16 << 20
@@ -60,9 +64,10 @@ struct WriteQueue {
     /// pauses past the high-water mark.
     @inline(__always)
     mutating func count(_ count: Int) -> Growth {
-        unsentBytes += count
-        if unsentBytes > Int(maxUnsentBytes) { return .overLimit }
-        if unsentBytes > Int(highWaterMark) && backpressure != .paused {
+        let total = Int(unsentCount) + count
+        unsentCount = UInt32(truncatingIfNeeded: total)
+        if total > Int(maxUnsentBytes) { return .overLimit }
+        if total > Int(highWaterMark) && backpressure != .paused {
             backpressure = .paused
             return .paused
         }
@@ -71,13 +76,13 @@ struct WriteQueue {
 
     /// Takes `count` bytes off the unsent total without sending them (staged bytes encoded or dropped).
     mutating func uncount(_ count: Int) {
-        unsentBytes -= count
+        unsentCount &-= UInt32(truncatingIfNeeded: count)
     }
 
     /// Ends the pause once the unsent bytes fell to the low-water mark; true when it did.
     @inline(__always)
     mutating func resumeIfDrained() -> Bool {
-        guard backpressure == .paused, unsentBytes <= Int(lowWaterMark) else { return false }
+        guard backpressure == .paused, unsentCount <= lowWaterMark else { return false }
         backpressure = .drainedUnannounced
         return true
     }
@@ -121,7 +126,7 @@ struct WriteQueue {
                     left = 0
                 }
             }
-            unsentBytes -= Int(written)
+            unsentCount &-= UInt32(truncatingIfNeeded: written)
             if Int(written) < offered { return }  // the socket is full
         }
     }
@@ -145,7 +150,7 @@ struct WriteQueue {
             pool.give(chunk)
         }
         chunks.removeAll(keepingCapacity: true)
-        unsentBytes -= sent
+        unsentCount &-= UInt32(truncatingIfNeeded: sent)
         isWriting = false
     }
 
@@ -154,7 +159,7 @@ struct WriteQueue {
     mutating func release(to pool: OutputChunkPool) {
         for chunk in queued { pool.give(chunk) }
         queued.removeAll()
-        unsentBytes = 0
+        unsentCount = 0
     }
 
     /// Points the `uv_buf_t` scratch array at the first queued chunks; returns how many.

@@ -43,4 +43,25 @@ final class ChunkListTests: XCTestCase {
         list.removeAll()
         XCTAssertEqual(list.count, 0)
     }
+
+    /// Removing some of many chunks keeps the rest in order, down to one and back to many.
+    func testPartialRemovalsKeepTheRestInOrder() {
+        let chunks = (0..<5).map { _ in OutputChunk() }
+        var list = ChunkList()
+        for chunk in chunks { list.append(chunk) }
+        list.removeFirst(3)
+        XCTAssertEqual(list.count, 2)
+        XCTAssertTrue(list.first === chunks[3])
+        XCTAssertTrue(list.last === chunks[4])
+        list.removeFirst(1)
+        XCTAssertEqual(list.count, 1)
+        XCTAssertTrue(list[0] === chunks[4])
+        list.append(chunks[0])
+        XCTAssertEqual(list.count, 2)
+        XCTAssertTrue(list.removeLast() === chunks[0])
+        XCTAssertTrue(list.removeFirst() === chunks[4])
+        XCTAssertTrue(list.isEmpty)
+        list.removeFirst(1)
+        XCTAssertTrue(list.isEmpty, "removing from an empty list leaves it empty")
+    }
 }

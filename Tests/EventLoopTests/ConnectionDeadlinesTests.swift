@@ -86,4 +86,46 @@ final class ConnectionDeadlinesTests: XCTestCase {
         }
         XCTAssertTrue(thread.stop())
     }
+
+    /// Due times are kept in 32 bits: read back near the loop's time they are the same
+    /// times on either side of a 2^32 ms boundary, and never before time zero.
+    func testA32BitDueTimeIsReadBackNearTheLoopTime() {
+        let boundary: UInt64 = 1 << 32
+        for now in [boundary - 10, boundary + 5, 7 * boundary + 123, 50_000] {
+            for offset in [-20_000, -1, 0, 1, 20, 30_000, Int(ConnectionDeadlines.longestDelay)] {
+                let due = UInt64(Int64(now) + Int64(offset))
+                XCTAssertEqual(ConnectionDeadlines.loopTime(of: UInt32(truncatingIfNeeded: due), near: now), due,
+                               "now \(now), offset \(offset)")
+            }
+        }
+        XCTAssertEqual(ConnectionDeadlines.loopTime(of: UInt32.max, near: 3), 0, "before the loop's time zero")
+    }
+
+    /// The heap orders due times across a 2^32 boundary by time, not by their low bits, and
+    /// a delay past `longestDelay` is kept at it.
+    func testDeadlinesAcrossA32BitBoundaryKeepTheirOrder() throws {
+        let thread = try LoopThread()
+        let orders = try thread.sync { () -> [Bool] in
+            let early = try TCPConnection(loop: thread.loop)
+            let late = try TCPConnection(loop: thread.loop)
+            early.deadlineDue = UInt32.max - 5  // just before the boundary
+            late.deadlineDue = 10  // just after it
+            let result = [Unmanaged.passUnretained(early).precedes(.passUnretained(late)),
+                          Unmanaged.passUnretained(late).precedes(.passUnretained(early))]
+            early.close()
+            late.close()
+            return result
+        }
+        XCTAssertEqual(orders, [true, false])
+        let clamped = try thread.sync { () -> Bool in
+            let connection = try TCPConnection(loop: thread.loop)
+            let now = thread.loop.nowMilliseconds
+            connection.setDeadline(afterMilliseconds: 100 * ConnectionDeadlines.longestDelay)
+            let due = ConnectionDeadlines.loopTime(of: connection.deadlineDue, near: now)
+            connection.close()
+            return due >= now + ConnectionDeadlines.longestDelay && due <= now + ConnectionDeadlines.longestDelay + 1_000
+        }
+        XCTAssertTrue(clamped, "a longer delay is kept at the longest")
+        XCTAssertTrue(thread.stop())
+    }
 }
