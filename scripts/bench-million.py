@@ -64,6 +64,20 @@ def cpu_seconds(pid):
         return 0.0
 
 
+def machine_cpu():
+    """The machine's CPU time since boot from /proc/stat, in clock ticks: (busy, idle, steal)."""
+    with open("/proc/stat") as stat:
+        user, nice, system, idle, iowait, irq, softirq, steal = (int(v) for v in stat.readline().split()[1:9])
+    return user + nice + system + irq + softirq, idle + iowait, steal
+
+
+def machine_share(before, after):
+    """Busy and stolen shares (%) of the machine's CPU time between two `machine_cpu()` readings."""
+    busy, idle, steal = (b - a for a, b in zip(before, after))
+    total = max(busy + idle + steal, 1)
+    return 100 * busy / total, 100 * steal / total
+
+
 def metric(port, name):
     try:
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as reply:
@@ -291,13 +305,22 @@ def main():
 
         sampler.phase = "pings"
         cpu_before = sum(cpu_seconds(server.proc.pid) for server in servers)
+        client_cpu_before = sum(cpu_seconds(client.proc.pid) for client in clients)
         pause(args.quiet_window)
         ping_cpu_pct = 100 * (sum(cpu_seconds(server.proc.pid) for server in servers) - cpu_before) / args.quiet_window
+        client_ping_cpu_pct = 100 * (sum(cpu_seconds(client.proc.pid) for client in clients) - client_cpu_before) / args.quiet_window
+        # The clients share the machine: their answers to the pings load it as much as the servers' pings.
+        print(f"million: pings alone for {args.quiet_window:.0f} s: the servers used {ping_cpu_pct:.1f} % of a core, "
+              f"the clients {client_ping_cpu_pct:.1f} %")
 
         sampler.phase = "messages"
+        machine_before = machine_cpu()
         for client in clients:
             client.signal("go")
         sent_lines = wait_all(clients, "hold: sent", args.seconds + 120, "the end of its sending")
+        # A virtual machine's stolen time shows in the latencies: said beside them.
+        busy_pct, steal_pct = machine_share(machine_before, machine_cpu())
+        print(f"million: the machine during the messages: {busy_pct:.1f} % busy, {steal_pct:.1f} % stolen by the host")
         counts = {key: sum(int(re.search(key + r" (\d+)", line).group(1)) for line in sent_lines)
                   for key in ("sent", "replies", "wrong", "errors")}
         latencies = sorted(int(value) for client in clients for value in client.latencies.read_text().split())
