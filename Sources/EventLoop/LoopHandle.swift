@@ -4,8 +4,8 @@ import CLibUV
 /// init → start → stop → `uv_close(cb)`.
 ///
 /// The handle's memory is this object's first field, so a connection is one malloc block,
-/// not two: its 248-byte `uv_tcp_t` and 112 bytes of fields take a 368-byte block where a
-/// 256-byte and a 128-byte one were 384 (`EventLoopLayoutTests`). While the handle is open
+/// not two: its 248-byte `uv_tcp_t`, the object's header and its fields take a 352-byte block
+/// where a 256-byte and a 128-byte one were 384 (`EventLoopLayoutTests`). While the handle is open
 /// libuv holds a retained reference to this object in `handle.data`, so neither the wrapper
 /// nor the handle's memory can go away before the close callback. All methods run on the
 /// loop's thread.
@@ -41,12 +41,14 @@ public class LoopHandle {
         self.loop = loop
         precondition(uv_handle_size(type) <= MemoryLayout<uv_tcp_t>.size, "a handle larger than its storage")
         // The layout `rawHandle` relies on (declaration order, the header's size).
-        precondition(withUnsafeMutablePointer(to: &storage) { UnsafeMutableRawPointer($0) } == rawHandle, "the handle's storage moved")
+        let stored = withUnsafeMutablePointer(to: &storage) { UnsafeMutableRawPointer($0) }
+        precondition(stored == rawHandle, "the handle's storage is not where rawHandle points")
     }
 
     var uvHandle: UnsafeMutablePointer<uv_handle_t> { rawHandle.assumingMemoryBound(to: uv_handle_t.self) }
 
-    /// Completes construction after the type-specific `uv_*_init`; frees the memory when it failed.
+    /// Completes construction after the type-specific `uv_*_init`; marks the handle closed when
+    /// it failed.
     func finishInit(status: Int32, operation: String) throws {
         guard status >= 0 else {
             isClosing = true

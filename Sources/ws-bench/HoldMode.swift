@@ -1,9 +1,10 @@
 import Glibc
 
 /// `hold`: one client process's share of a many-process run (scripts/bench-million.sh).
-/// Opens `--sessions` sum sessions and holds them, then, when the `go` file appears in the
-/// `--control` folder, sends `--rate` number changes a second to random idle sessions for
-/// `--seconds` and checks each sum; when the `close` file appears, closes them all. Each step
+/// Opens `--sessions` sum sessions and holds them, each given its second and third number
+/// once it is ready, then, when the `go` file appears in the `--control` folder, sends
+/// `--rate` changes of the first number a second, one message each, to random idle sessions
+/// for `--seconds` and checks each sum; when the `close` file appears, closes them all. Each step
 /// prints one line, so the process that runs it can wait for every client in turn:
 ///   hold: ready N failed F in S s
 ///   hold: sent C replies R wrong W errors E
@@ -58,6 +59,11 @@ final class HoldMode: BenchRun {
         case .waitingReady:
             guard text.contains("{\"ready\"") else { return }
             connection.phase = Phase.idle.rawValue
+            // combineLatest sums once all three numbers have a value: the other two are given
+            // now, so that each timed change is the one message a keystroke sends (no reply
+            // comes to these).
+            connection.sendText("{\"input\":\"number2\",\"value\":\"2\"}")
+            connection.sendText("{\"input\":\"number3\",\"value\":\"3\"}")
             ready.append(connection)
             pending -= 1
             openMore()
@@ -132,11 +138,6 @@ final class HoldMode: BenchRun {
     }
 
     private func send(on connection: BenchConnection) {
-        // A session's first change sets number2 and number3 too: combineLatest sums once all three have a value.
-        if connection.counter == 0 {
-            connection.sendText("{\"input\":\"number2\",\"value\":\"2\"}")
-            connection.sendText("{\"input\":\"number3\",\"value\":\"3\"}")
-        }
         connection.counter += 1
         connection.phase = Phase.inFlight.rawValue
         connection.sentAt = loop.now

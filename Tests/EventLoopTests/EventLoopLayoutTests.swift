@@ -33,7 +33,9 @@ final class EventLoopLayoutTests: XCTestCase {
             XCTAssertEqual(UnsafeMutableRawPointer(connection.tcp), connection.rawHandle)
             XCTAssertEqual(connection.uvHandle.pointee.data, object, "libuv's data names the wrapper")
             if ObjectSize.isSystemMalloc {
-                XCTAssertEqual(ObjectSize.mallocBlock(of: connection), 352)
+                // At least the 352 bytes asked for: glibc hands out a free chunk whole when the
+                // rest would be too small to keep (368 seen in a long test run).
+                XCTAssertGreaterThanOrEqual(ObjectSize.mallocBlock(of: connection), 352)
             }
             connection.close()
             gone.withLock { $0 = WeakConnection(connection) }
