@@ -31,8 +31,8 @@ extension WebSocketProtocolMachine {
         return nil
     }
 
-    /// The header bytes collected so far, kept in the first 16 bytes of `frame` (its `length`
-    /// and `offset`; `WebSocketLayoutTests` pins that they come first).
+    /// The header bytes collected so far, kept in the first 14 bytes of `frame` (its integer
+    /// fields; `WebSocketLayoutTests` pins that they come first).
     mutating func withHeaderBytes<Result>(_ body: (UnsafeMutableRawBufferPointer) -> Result) -> Result {
         withUnsafeMutableBytes(of: &frame) { body(UnsafeMutableRawBufferPointer(rebasing: $0[0 ..< WebSocketFrameHeader.maxSize])) }
     }
@@ -49,7 +49,6 @@ extension WebSocketProtocolMachine {
             finish(onEvent, .fail(.protocolError))   // a 64-bit length with its top bit set
             return
         }
-        frame = Frame(length: header.payloadLength, offset: 0, key: header.maskingKey, opcode: opcode, fin: header.fin)
         if !opcode.isControl {
             guard header.payloadLength <= UInt64(configuration.maxMessageSize - message.count) else {
                 finish(onEvent, .fail(.messageTooBig))
@@ -61,23 +60,26 @@ extension WebSocketProtocolMachine {
                 utf8.reset()
             }
         }
+        // Within 32 bits: a data frame within the limit, a control frame at most 125 bytes.
+        frame = Frame(length: UInt32(header.payloadLength), key: header.maskingKey, opcode: opcode, fin: header.fin)
         phase = .payload
         if header.payloadLength == 0 {
             endFrame(onEvent)
         }
     }
 
+    /// Appends a control frame's payload after the message being assembled (a control frame
+    /// may come between a message's fragments), unmasked.
     mutating func storeControlPayload(_ chunk: UnsafeRawBufferPointer) {
-        let start = Int(frame.offset)
+        let start = message.count
         let key = frame.key
         let offset = frame.offset
-        if controlStorage.isEmpty { controlStorage = [UInt8](repeating: 0, count: 125) }
-        controlStorage.withUnsafeMutableBytes { storage in
-            let target = UnsafeMutableRawBufferPointer(rebasing: storage[start ..< start + chunk.count])
-            target.copyMemory(from: chunk)
-            key?.apply(to: target, frameOffset: offset)
+        if message.capacity == 0 { message.reserveCapacity(125) }
+        message.append(contentsOf: chunk.assumingMemoryBound(to: UInt8.self))
+        message.withUnsafeMutableBytes { all in
+            key?.apply(to: UnsafeMutableRawBufferPointer(rebasing: all[start...]), frameOffset: UInt64(offset))
         }
-        frame.offset += UInt64(chunk.count)
+        frame.offset += UInt32(chunk.count)
     }
 
     /// Appends unmasked data; returns false when a text message stops being valid UTF-8.
@@ -96,10 +98,10 @@ extension WebSocketProtocolMachine {
         let offset = frame.offset
         // A compressed message is validated once inflated.
         let isText = messageOpcode == .text && !messageCompressed
-        frame.offset += UInt64(chunk.count)
+        frame.offset += UInt32(chunk.count)
         return message.withUnsafeMutableBytes { all in
             let fresh = UnsafeMutableRawBufferPointer(rebasing: all[start...])
-            key?.apply(to: fresh, frameOffset: offset)
+            key?.apply(to: fresh, frameOffset: UInt64(offset))
             return !isText || utf8.validate(UnsafeRawBufferPointer(fresh))
         }
     }
@@ -169,14 +171,14 @@ extension WebSocketProtocolMachine {
         let length = Int(frame.length)
         var failure: WebSocketCloseCode?
         var code: WebSocketCloseCode?
-        controlStorage.withUnsafeBytes { storage in
+        readControlPayload { payload in
             if length == 1 {
                 failure = .protocolError
             } else if length >= 2 {
-                let candidate = WebSocketCloseCode(rawValue: UInt16(storage[0]) << 8 | UInt16(storage[1]))
+                let candidate = WebSocketCloseCode(rawValue: UInt16(payload[0]) << 8 | UInt16(payload[1]))
                 if !candidate.isValidOnWire {
                     failure = .protocolError
-                } else if !UTF8Validator.isValid(UnsafeRawBufferPointer(rebasing: storage[2 ..< length])) {
+                } else if !UTF8Validator.isValid(UnsafeRawBufferPointer(rebasing: payload[2 ..< length])) {
                     failure = .invalidPayload
                 } else {
                     code = candidate
@@ -188,20 +190,23 @@ extension WebSocketProtocolMachine {
             return
         }
         phase = .finished
-        controlStorage.withUnsafeBytes { storage in
-            let reason = length >= 2 ? UnsafeRawBufferPointer(rebasing: storage[2 ..< length])
-                                     : UnsafeRawBufferPointer(rebasing: storage[0 ..< 0])
-            onEvent(.peerClosed(code: code, reason: reason))
+        readControlPayload { payload in
+            onEvent(.peerClosed(code: code, reason: UnsafeRawBufferPointer(rebasing: payload[min(2, length)...])))
         }
-        controlStorage = []
         releaseMessage()
     }
 
+    /// The control frame's payload, then taken off the message buffer.
     mutating func withControlPayload(_ body: (UnsafeRawBufferPointer) -> Void) {
+        readControlPayload(body)
+        message.removeLast(Int(frame.length))
+    }
+
+    /// The control frame's payload: the message buffer's last `frame.length` bytes.
+    func readControlPayload(_ body: (UnsafeRawBufferPointer) -> Void) {
         let length = Int(frame.length)
-        controlStorage.withUnsafeBytes { storage in
-            body(UnsafeRawBufferPointer(rebasing: storage[0 ..< length]))
+        message.withUnsafeBytes { all in
+            body(UnsafeRawBufferPointer(rebasing: all[(all.count - length)...]))
         }
-        controlStorage = []
     }
 }

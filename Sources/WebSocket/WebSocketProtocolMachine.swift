@@ -3,9 +3,9 @@
 /// Feed it the raw bytes read from the socket, split anywhere (one byte at a time
 /// works), and it reports what happened through a callback: complete messages,
 /// pings to answer, pongs, the peer's close, or a protocol failure with the close
-/// code to send. It never touches a socket and never allocates per frame: a
-/// fragmented or masked message is assembled in one reusable buffer, control
-/// payloads in fixed inline storage.
+/// code to send. It never touches a socket, and a whole small data frame costs no
+/// allocation: a fragmented or masked message is assembled in one reusable buffer,
+/// a control frame's payload after it.
 ///
 /// After `.peerClosed` or `.fail` the machine is finished (`isFinished`) and
 /// ignores further bytes.
@@ -17,7 +17,13 @@ public struct WebSocketProtocolMachine {
     /// Limits and policy.
     public struct Configuration: Sendable {
         /// The largest message (all fragments together) in bytes; more gives `.fail(1009)`.
-        public var maxMessageSize: Int
+        /// Kept to 0 ... `UInt32.max`, so that a frame's length and offset are 32 bits.
+        public var maxMessageSize: Int {
+            get { Int(maxMessageBytes) }
+            set { maxMessageBytes = UInt32(clamping: newValue) }
+        }
+        /// `maxMessageSize` in 32 bits: with the two flags, 6 bytes (`WebSocketLayoutTests`).
+        private var maxMessageBytes: UInt32
         /// When false, a binary message fails at its first frame header with 1003.
         public var acceptsBinary: Bool
         /// Servers require masked frames (true); a client reading a server sets false.
@@ -27,7 +33,7 @@ public struct WebSocketProtocolMachine {
         public static let defaultMaxMessageSize = 64 * 1024
 
         public init(maxMessageSize: Int = defaultMaxMessageSize, acceptsBinary: Bool = true, requiresMasking: Bool = true) {
-            self.maxMessageSize = max(0, maxMessageSize)
+            maxMessageBytes = UInt32(clamping: maxMessageSize)
             self.acceptsBinary = acceptsBinary
             self.requiresMasking = requiresMasking
         }
@@ -60,18 +66,36 @@ public struct WebSocketProtocolMachine {
     }
 
     /// The frame whose payload is being read. While a header arrives split over reads, its
-    /// bytes (at most 14) are collected in `length` and `offset` (`headerBytes`), which the
-    /// frame before no longer needs and the complete header then sets.
+    /// bytes (at most 14) are collected in the first four fields (`headerBytes`), which the
+    /// frame before no longer needs and the complete header then sets: integers all, so any
+    /// byte there is a value. A frame's length fits 32 bits: more than `maxMessageSize` fails.
     struct Frame {
-        var length: UInt64 = 0
-        var offset: UInt64 = 0   // payload bytes of this frame read so far
-        var key: WebSocketMaskingKey?
+        var length: UInt32 = 0
+        var offset: UInt32 = 0   // payload bytes of this frame read so far
+        /// The masking key's `packed` bits, when `isMasked`.
+        var keyBits: UInt32 = 0
+        /// Only the split header's last two bytes.
+        var headerTail: UInt16 = 0
         var opcode: WebSocketOpcode = .continuation
         var fin = false
+        var isMasked = false
+
+        init() {}
+
+        init(length: UInt32, key: WebSocketMaskingKey?, opcode: WebSocketOpcode, fin: Bool) {
+            self.length = length
+            keyBits = key?.packed ?? 0
+            isMasked = key != nil
+            self.opcode = opcode
+            self.fin = fin
+        }
+
+        var key: WebSocketMaskingKey? { isMasked ? WebSocketMaskingKey(packed: keyBits) : nil }
     }
 
-    // Declared small fields first, so they fill the configuration's tail: every connection
-    // holds a machine, and this keeps it at 64 bytes (`WebSocketLayoutTests`).
+    // Declared small fields first, so they fill the configuration's tail, and the frame after
+    // them: every connection holds a machine, and this keeps it at 48 bytes
+    // (`WebSocketLayoutTests`).
     public let configuration: Configuration
     var phase: Phase = .header
     /// The data message being assembled (text or binary), nil between messages.
@@ -82,20 +106,20 @@ public struct WebSocketProtocolMachine {
     /// Header bytes collected, and needed, for the frame being read (at most 14).
     var headerCount: UInt8 = 0
     var headerNeeded: UInt8 = 2
+    var frame = Frame()
     /// Set when permessage-deflate was negotiated: compressed messages are inflated with it.
     /// Shared with other connections of the loop; it keeps nothing between messages.
     public var inflater: PerMessageInflater?
-    var frame = Frame()
+    /// The data message being assembled; while a control frame's payload arrives (at most 125
+    /// bytes), that payload after it (its last `frame.offset` bytes), taken off when the frame
+    /// ends. Control frames are rare, and an idle connection keeps no room.
     var message: [UInt8] = []
-    /// The payload of the control frame being read (at most 125 bytes), allocated for it and
-    /// released after it: control frames are rare, and an idle connection keeps no room.
-    var controlStorage: [UInt8] = []
 
     /// Within one read, a message buffer up to this size is kept for the next message.
     static let retainedMessageCapacity = 4096
     /// A message of one frame up to this size that arrives whole in one read is unmasked on
     /// the stack (`withUnsafeTemporaryAllocation` stays on the stack at this size).
-    static let wholeFrameLimit: UInt64 = 1024
+    static let wholeFrameLimit: UInt32 = 1024
 
     /// A machine; pass the loop's `inflater` when permessage-deflate was negotiated.
     public init(configuration: Configuration = Configuration(), inflater: PerMessageInflater? = nil) {
@@ -129,7 +153,16 @@ public struct WebSocketProtocolMachine {
         }
         if index < count {
             receiveFrames(base, from: index, to: count, onEvent)
-        } else if messageOpcode == nil && message.capacity > 0 {
+        } else {
+            releaseIdleMessageBuffer()
+        }
+    }
+
+    /// Between messages an idle connection keeps no buffer (but for a control frame's payload
+    /// still arriving); within one read the buffer serves every message the read brought.
+    @inline(__always)
+    mutating func releaseIdleMessageBuffer() {
+        if messageOpcode == nil && message.capacity > 0 && !(phase == .payload && frame.opcode.isControl) {
             message = []
         }
     }
@@ -170,8 +203,8 @@ public struct WebSocketProtocolMachine {
                     beginPayload(onEvent)
                 }
             case .payload:
-                let available = UInt64(count - index)
-                if frame.offset == 0, frame.fin, frame.length <= available, frame.length <= Self.wholeFrameLimit,
+                let available = count - index
+                if frame.offset == 0, frame.fin, Int(frame.length) <= available, frame.length <= Self.wholeFrameLimit,
                    frame.opcode == .text || frame.opcode == .binary, let opcode = messageOpcode {
                     // A whole small message in this read: unmasked on the stack and handed
                     // over from there, with no message buffer to allocate.
@@ -186,7 +219,7 @@ public struct WebSocketProtocolMachine {
                     messageCompressed = false
                     continue
                 }
-                let take = Int(min(frame.length - frame.offset, available))
+                let take = min(Int(frame.length - frame.offset), available)
                 let chunk = UnsafeRawBufferPointer(start: base + index, count: take)
                 index += take
                 if frame.opcode.isControl {
@@ -200,11 +233,7 @@ public struct WebSocketProtocolMachine {
                 }
             }
         }
-        // Between messages an idle connection keeps no buffer; within one read the buffer
-        // serves every message the read brought.
-        if messageOpcode == nil && message.capacity > 0 {
-            message = []
-        }
+        releaseIdleMessageBuffer()
     }
 
     mutating func finish(_ onEvent: (Event) -> Void, _ event: Event) {

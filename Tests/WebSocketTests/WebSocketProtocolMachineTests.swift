@@ -238,5 +238,26 @@ final class WebSocketProtocolMachineTests: XCTestCase {
         XCTAssertFalse(machine.isInsideMessage)
     }
 
+    /// A control frame's payload split over reads waits after the message being assembled
+    /// (between messages, in a buffer of its own) and is taken off when the frame ends: the
+    /// message goes on intact, and an idle machine keeps no buffer.
+    func testASplitControlPayloadWaitsInTheMessageBufferAndLeavesNothingBehind() {
+        var machine = WebSocketProtocolMachine()
+        let ping = clientFrame(.ping, [7, 8, 9, 10])
+        XCTAssertEqual(feed(&machine, Array(ping[..<8])), [])
+        XCTAssertEqual(Array(machine.message), [7, 8], "the two payload bytes read so far, unmasked")
+        XCTAssertEqual(feed(&machine, Array(ping[8...])), [.sendPong([7, 8, 9, 10])])
+        XCTAssertEqual(machine.message.capacity, 0, "no buffer kept between messages")
+
+        _ = feed(&machine, clientFrame(.text, "Hel", fin: false))
+        let pong = clientFrame(.pong, [1, 2, 3])
+        XCTAssertEqual(feed(&machine, Array(pong[..<7])), [])
+        XCTAssertEqual(Array(machine.message), Array("Hel".utf8) + [1], "the payload after the message's bytes")
+        XCTAssertEqual(feed(&machine, Array(pong[7...])), [.pongReceived([1, 2, 3])])
+        XCTAssertEqual(Array(machine.message), Array("Hel".utf8))
+        XCTAssertEqual(feed(&machine, clientFrame(.continuation, "lo")), [.text("Hello")])
+        XCTAssertEqual(machine.message.capacity, 0)
+    }
+
     private typealias Configuration = WebSocketProtocolMachine.Configuration
 }
