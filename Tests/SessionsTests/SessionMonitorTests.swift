@@ -67,6 +67,34 @@ final class SessionMonitorTests: XCTestCase {
         XCTAssertEqual(registry.count, 0)
     }
 
+    /// The dashboard's newest sessions, picked in one pass: the same as sorting every open
+    /// session by opening time, whatever order the list holds them in after closes moved them.
+    func testTheNewestAreTheLatestOpenedOfTheLiveSessions() {
+        let clock = ManualClock()
+        let endpoint = SessionEndpoint(wire: servedWire("sum"), configuration: SessionConfiguration(), metrics: metrics,
+                                       registry: registry, logger: .quiet, clock: { clock.nanoseconds })
+        var generator = SystemRandomNumberGenerator()
+        let seconds = Array(1 ... 300).shuffled(using: &generator)
+        var sessions: [(session: Session, openedAt: UInt64)] = []
+        for second in seconds {
+            clock.nanoseconds = UInt64(second) * 1_000_000_000
+            let session = Session(endpoint: endpoint, transport: transport)
+            session.open()
+            sessions.append((session, clock.nanoseconds))
+        }
+        for index in sessions.indices where index % 3 == 0 { sessions[index].session.close() }
+        let now: UInt64 = 400_000_000_000
+        let live = sessions.enumerated().filter { $0.offset % 3 != 0 }.map(\.element)
+        let expected = live.sorted { $0.openedAt > $1.openedAt }.prefix(20)
+        let newest = registry.newest(20, now: now)
+        XCTAssertEqual(newest.map(\.id), expected.map(\.session.id))
+        XCTAssertEqual(newest.map(\.ageSeconds), expected.map { Int((now - $0.openedAt) / 1_000_000_000) })
+        XCTAssertEqual(registry.newest(500, now: now).count, live.count)
+        XCTAssertEqual(registry.newest(0, now: now).count, 0)
+        for entry in live { entry.session.close() }
+        XCTAssertEqual(registry.newest(20, now: now).count, 0)
+    }
+
     func testAWatchShowsLanesThenInputsAndOutputsInOrderAndEndsWithTheSession() {
         let start = Resources.total
         do {

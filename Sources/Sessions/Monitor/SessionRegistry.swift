@@ -71,15 +71,32 @@ final class SessionRegistry: Sendable {
 
     /// The `limit` most recently opened live sessions, newest first (by opening time, then
     /// by place in the list, where a later session comes later unless a removal moved it).
+    /// One pass over the list that keeps the `limit` newest so far (linear in the sessions: a
+    /// dashboard asks every second, under the lock every loop's opens and closes take).
     func newest(_ limit: Int, now: UInt64) -> [ServerStats.LiveSession] {
-        // A session's id, view model and opening time never change, so they are read here.
-        let entries = state.withLock { state in
-            state.sessions.enumerated().map { (id: $0.element.idBits, viewModel: $0.element.viewModelName,
-                                                openedAt: $0.element.openedAt, place: $0.offset) }
+        guard limit > 0 else { return [] }
+        typealias Kept = (session: Session, openedAt: UInt64, place: Int)
+        // A session's id, view model and opening time never change, so they are read after.
+        let kept = state.withLock { state -> [Kept] in
+            var kept: [Kept] = []   // newest first
+            kept.reserveCapacity(limit + 1)
+            // From the end, where the list's newest mostly are: most sessions then fail the
+            // first comparison.
+            for place in state.sessions.indices.reversed() {
+                let session = state.sessions[place]
+                let openedAt = session.openedAt
+                if kept.count == limit, let oldest = kept.last, (openedAt, place) < (oldest.openedAt, oldest.place) {
+                    continue
+                }
+                let index = kept.firstIndex { (openedAt, place) > ($0.openedAt, $0.place) } ?? kept.count
+                kept.insert((session, openedAt, place), at: index)
+                if kept.count > limit { kept.removeLast() }
+            }
+            return kept
         }
-        return entries.sorted { ($0.openedAt, $0.place) > ($1.openedAt, $1.place) }.prefix(limit).map { entry in
+        return kept.map { entry in
             ServerStats.LiveSession(
-                id: String(entry.id, radix: 16), viewModel: entry.viewModel,
+                id: String(entry.session.idBits, radix: 16), viewModel: entry.session.viewModelName,
                 ageSeconds: Int((now &- entry.openedAt) / 1_000_000_000))
         }
     }
