@@ -89,6 +89,13 @@ struct ChunkList: RandomAccessCollection {
         }
     }
 
+    /// The sole chunk's bytes when the list holds exactly one, lent to `body` (no retain of
+    /// the chunk): the common write, one message's frame.
+    func withSoleChunkBytes<Result>(_ body: (UnsafeMutableRawPointer, Int) -> Result) -> Result? {
+        guard case .one(let chunk) = storage else { return nil }
+        return body(chunk.storage, chunk.count)
+    }
+
     var last: OutputChunk? {
         switch storage {
         case .empty: return nil

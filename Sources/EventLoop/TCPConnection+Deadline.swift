@@ -44,7 +44,13 @@ extension TCPConnection {
     /// `deadlineMilliseconds(of:)`, rather than per call).
     public func setDeadline(afterMilliseconds delay: UInt64) {
         guard !isClosing else { return }
-        loop.deadlines.schedule(self, due: loop.nowMilliseconds + max(1, delay))
+        // The loop and its deadlines outlive the connection: lent, not retained (four
+        // retains and releases a call, twice a ping).
+        Unmanaged.passUnretained(loop)._withUnsafeGuaranteedRef { loop in
+            Unmanaged.passUnretained(loop.deadlines)._withUnsafeGuaranteedRef { deadlines in
+                deadlines.schedule(self, due: loop.nowMilliseconds + max(1, delay))
+            }
+        }
     }
 
     /// Disarms the deadline.

@@ -110,6 +110,22 @@ struct WriteQueue {
     /// to the pool (a partly written chunk keeps its rest).
     mutating func writeNow(to stream: UnsafeMutablePointer<uv_stream_t>, buffers: UnsafeMutablePointer<uv_buf_t>,
                            pool: OutputChunkPool) {
+        // One chunk written whole, the common case, reads it in place: the general loop below
+        // retains and releases each chunk it looks at.
+        let sole = queued.withSoleChunkBytes { bytes, count -> (written: Int, offered: Int) in
+            buffers[0] = uv_buf_init(bytes.assumingMemoryBound(to: CChar.self), UInt32(count))
+            return (Int(uv_try_write(stream, buffers, 1)), count)
+        }
+        if let sole {
+            guard sole.written > 0 else { return }
+            unsentCount &-= UInt32(truncatingIfNeeded: sole.written)
+            if sole.written == sole.offered {
+                pool.give(queued.removeFirst())
+            } else {
+                queued[0].dropFirst(sole.written)
+            }
+            return
+        }
         while !queued.isEmpty {
             let count = fill(buffers)
             let offered = queued[0..<count].reduce(0) { $0 + $1.count }

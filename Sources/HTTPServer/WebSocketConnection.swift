@@ -33,8 +33,10 @@ public final class WebSocketConnection {
     @usableFromInline let tcp: TCPConnection
     @exclusivity(unchecked) private var handler: (any WebSocketHandler)?
     /// The server, for its configuration, its shared zlib streams and to be told of the
-    /// close; it outlives its connections.
-    unowned let server: HTTPServer
+    /// close; it outlives its connections. Unsafe: the server stops only after its
+    /// connections closed, and a checked reference costs each read an atomic retain (every
+    /// ping reads it three times).
+    unowned(unsafe) let server: HTTPServer
     // `@exclusivity(unchecked)` below: loop thread only; `receive` is the one access to
     // `machine` that spans calls out, and nothing it calls reaches `machine`.
     @exclusivity(unchecked) private var machine: WebSocketProtocolMachine
@@ -194,7 +196,7 @@ public final class WebSocketConnection {
             // No pong in time: the peer is gone (no FIN ever came), so skip the handshake.
             tcp.close()
         case .open:
-            guard configuration.pingInterval != nil else { return }
+            guard server.timeouts.ping != nil else { return }  // not `configuration`: a copy of it all
             heartbeat = heartbeat == .beforeFirstPing ? .awaitingFirstPong : .awaitingPong
             pingSentAt = UInt32(truncatingIfNeeded: tcp.loop.nowMilliseconds)
             writeFrame(.ping, UnsafeRawBufferPointer(start: nil, count: 0))

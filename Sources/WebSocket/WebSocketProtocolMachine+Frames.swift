@@ -199,12 +199,14 @@ extension WebSocketProtocolMachine {
     /// The control frame's payload, then taken off the message buffer.
     mutating func withControlPayload(_ body: (UnsafeRawBufferPointer) -> Void) {
         readControlPayload(body)
-        message.removeLast(Int(frame.length))
+        // An empty payload (every pong to the server's pings) leaves the buffer untouched.
+        if frame.length > 0 { message.removeLast(Int(frame.length)) }
     }
 
     /// The control frame's payload: the message buffer's last `frame.length` bytes.
     func readControlPayload(_ body: (UnsafeRawBufferPointer) -> Void) {
         let length = Int(frame.length)
+        guard length > 0 else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
         message.withUnsafeBytes { all in
             body(UnsafeRawBufferPointer(rebasing: all[(all.count - length)...]))
         }

@@ -183,6 +183,38 @@ final class TCPTests: XCTestCase {
         XCTAssertEqual(LiveCounts.connections, 0)
     }
 
+    /// Writes flushed one at a time outside a read, the socket filling up under them: a lone
+    /// chunk written in part (`WriteQueue.writeNow`'s one-chunk path) keeps its rest, and the
+    /// peer reads every byte in order.
+    func testLoneChunksWrittenInPartStillArriveWholeAndInOrder() throws {
+        let runner = try LoopThread()
+        let connection = LoopConfined<TCPConnection?>(nil)
+        let (port, _) = try listen(runner, { BurstDelegate(reads: Locked(0), burst: 0) }, connection: connection)
+        let client = try BlockingClient(port: port)
+        XCTAssertTrue(eventually { (try? runner.sync { connection.value != nil }) == true })
+        let writes = 2800   // 8.4 MB, more than both ends' socket buffers hold while the client waits
+        let size = 3001   // not a divisor of the socket's buffers: writes end mid-chunk
+        @Sendable func block(_ index: Int) -> [UInt8] { (0..<size).map { UInt8(truncatingIfNeeded: index &* 31 &+ $0 &* 7) } }
+        let partial = try runner.sync { () -> Bool in
+            guard let tcp = connection.value else { return false }
+            tcp.maxUnsentBytes = 16 << 20
+            var sawPartial = false
+            for index in 0..<writes {
+                let before = tcp.unsentBytes
+                tcp.write(block(index))
+                tcp.flush()
+                // Something of this write left and something stayed: a partial write of it.
+                if tcp.unsentBytes > before, tcp.unsentBytes < before + size { sawPartial = true }
+            }
+            return sawPartial
+        }
+        XCTAssertTrue(partial, "the socket took part of a write")
+        let expected = (0..<writes).flatMap(block)
+        XCTAssertEqual(client.receive(count: expected.count), expected)
+        XCTAssertTrue(eventually { (try? runner.sync { connection.value?.unsentBytes ?? -1 }) == 0 })
+        XCTAssertTrue(runner.stop())
+    }
+
     func testStuckPeerIsClosedPastTheHardLimit() throws {
         let runner = try LoopThread()
         let connection = LoopConfined<TCPConnection?>(nil)
