@@ -110,8 +110,8 @@ struct WriteQueue {
     /// to the pool (a partly written chunk keeps its rest).
     mutating func writeNow(to stream: UnsafeMutablePointer<uv_stream_t>, buffers: UnsafeMutablePointer<uv_buf_t>,
                            pool: OutputChunkPool) {
-        // One chunk written whole, the common case, reads it in place: the general loop below
-        // retains and releases each chunk it looks at.
+        // A lone chunk, the common case (one frame), is written from its place in the list,
+        // whole or in part: the general loop below retains and releases each chunk it reads.
         let sole = queued.withSoleChunkBytes { bytes, count -> (written: Int, offered: Int) in
             buffers[0] = uv_buf_init(bytes.assumingMemoryBound(to: CChar.self), UInt32(count))
             return (Int(uv_try_write(stream, buffers, 1)), count)
