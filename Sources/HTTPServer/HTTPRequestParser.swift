@@ -133,7 +133,9 @@ public enum HTTPRequestParser {
             lineStart = lineEnd + 2
             guard let first = line.first else { return .failure(.badRequest("empty header line")) }
             if first == space || first == tab { return .failure(.badRequest("obsolete line folding")) }
-            guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return .failure(.badRequest("header without colon")) }
+            guard let colon = HeadByteScan.firstIndex(of: UInt8(ascii: ":"), in: head, from: line.startIndex, to: line.endIndex) else {
+                return .failure(.badRequest("header without colon"))
+            }
             let name = UnsafeBufferPointer(rebasing: line[line.startIndex..<colon])
             // Each name recognised once, here: the head's look-ups read the index. A common
             // name is all letters and "-", so only the others are checked byte by byte.
