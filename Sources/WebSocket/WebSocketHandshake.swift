@@ -26,19 +26,26 @@ public enum WebSocketHandshake {
         guard bytes.count == 24, bytes[22] == UInt8(ascii: "="), bytes[23] == UInt8(ascii: "=") else {
             return false
         }
-        // By index, each byte's class by ranges: the slice's iterator and an optional per
-        // byte cost about 13 instructions a byte.
-        var index = 0
-        while index < 21 {
-            let byte = bytes[index]
-            let letter = byte | 0x20
-            guard letter &- UInt8(ascii: "a") < 26 || byte &- UInt8(ascii: "0") < 10 || byte == UInt8(ascii: "+")
-                || byte == UInt8(ascii: "/") else { return false }
-            index += 1
-        }
+        // The first 21 as two overlapping vectors (bytes 0-15 and 5-20) checked in one step
+        // each: a byte loop cost about 13 instructions a byte.
+        let start = UnsafeRawPointer(bytes.baseAddress!)
+        let valid = base64Lanes(start.loadUnaligned(as: SIMD16<UInt8>.self))
+            .& base64Lanes(start.loadUnaligned(fromByteOffset: 5, as: SIMD16<UInt8>.self))
+        let words = unsafeBitCast(valid, to: SIMD2<UInt64>.self)
+        guard words[0] & words[1] == ~0 else { return false }
         // 16 bytes = 128 bits; 22 characters carry 132, so the last 4 must be zero.
         guard let last = base64Value(bytes[21]) else { return false }
         return last & 0x0F == 0
+    }
+
+    /// Which of 16 bytes are base64 characters (letters, digits, "+", "/"). Each comparison
+    /// is between two vectors: the overloads that take a scalar compile to a loop over the lanes.
+    @inline(__always)
+    private static func base64Lanes(_ bytes: SIMD16<UInt8>) -> SIMDMask<SIMD16<Int8>> {
+        let letter = (bytes | SIMD16(repeating: 0x20)) &- SIMD16(repeating: UInt8(ascii: "a"))
+        let digit = bytes &- SIMD16(repeating: UInt8(ascii: "0"))
+        return (pointwiseMin(letter, SIMD16(repeating: 25)) .== letter) .| (pointwiseMin(digit, SIMD16(repeating: 9)) .== digit)
+            .| (bytes .== SIMD16(repeating: UInt8(ascii: "+"))) .| (bytes .== SIMD16(repeating: UInt8(ascii: "/")))
     }
 
     /// Whether a `Sec-WebSocket-Version` value asks for version 13.

@@ -54,6 +54,21 @@ final class WebSocketHandshakeTests: XCTestCase {
         XCTAssertFalse(WebSocketHandshake.isValidKey("dGhlIHNhbXBsZSBub25jZSBvaw=="))  // 20 bytes
     }
 
+    /// Every byte value at every one of the first 21 places: valid exactly when it is a base64
+    /// character (the vector check against the alphabet written out).
+    func testEachByteAtEachPlaceOfAKeyIsJudgedByTheBase64Alphabet() {
+        let alphabet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+        let key = Array("dGhlIHNhbXBsZSBub25jZQ==".utf8)
+        for place in 0..<21 {
+            for byte in UInt8.min...UInt8.max {
+                var bytes = key
+                bytes[place] = byte
+                let valid = bytes.withUnsafeBufferPointer { WebSocketHandshake.isValidKey(utf8: $0) }
+                XCTAssertEqual(valid, alphabet.contains(byte), "byte \(byte) at \(place)")
+            }
+        }
+    }
+
     func testVersion() {
         XCTAssertTrue(WebSocketHandshake.isSupportedVersion("13"))
         XCTAssertTrue(WebSocketHandshake.isSupportedVersion(" 13 "))
