@@ -72,16 +72,21 @@ final class SessionRecordingLinesTests: XCTestCase {
 
     func testAFileIsCutAtTheLastLineThatFitsItsBoundThroughItsFlushes() throws {
         let maxBytes = 50_000  // three flushes of 16 KiB before the bound
+        let before = recordingClock()
         let recording = try recording(maxBytes: maxBytes)
         for index in 0..<2_000 { Self.written(recording, Self.message(0, index)) }
+        // The refused line's time is at most this: its clock was read after `before` and
+        // before now, and the recording's start is not before `before`.
+        let latestTime = recordingClock() - before
         recording.finish()
         let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: recording.path)[.size] as? Int)
         XCTAssertLessThanOrEqual(size, maxBytes)
         var lines = try untimedLines(recording.path)
         XCTAssertEqual(lines.popLast(), #"{"truncated":true}"#)
         XCTAssertEqual(lines, (0..<lines.count).map { Self.message(0, $0) })
-        // The next line, with a time of at least one digit, would not have fit with the marker.
-        let next = "{\"t\":0," + Self.message(0, lines.count).dropFirst() + "\n"
+        // The next line did not fit with the marker, even with the longest time it can have
+        // (a time of fewer digits made this flake on a loaded machine).
+        let next = "{\"t\":\(latestTime)," + Self.message(0, lines.count).dropFirst() + "\n"
         XCTAssertGreaterThan(size + next.utf8.count, maxBytes, "cut \(lines.count) lines in, with room for more")
     }
 }
