@@ -23,6 +23,10 @@ final class SessionEndpoint {
     /// tests, whose transports run the work themselves).
     let eventLoop: EventLoop?
     let logger: Logger
+    /// Whether `logger` takes debug messages: a session's open and close ask this flag, not
+    /// the logger (a copy of it, its handler asked through an existential, about 130
+    /// instructions each). A `Logger` value keeps the level it was made with.
+    let logsDebug: Bool
     /// Monotonic nanoseconds, for rate limits.
     let clock: @Sendable () -> UInt64
     /// The `ready` message but for the session id.
@@ -44,6 +48,7 @@ final class SessionEndpoint {
         self.loop = loop
         self.eventLoop = eventLoop
         self.logger = logger
+        logsDebug = logger.logLevel <= .debug
         self.clock = clock
         ready = ReadyMessageTemplate(viewModel: wire.name, inputs: wire.inputs.inputs, outputs: wire.outputNames)
         // A sign-out finds this endpoint's signed-in sessions in its registry.
