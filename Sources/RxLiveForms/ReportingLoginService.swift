@@ -26,10 +26,9 @@ struct ReportingLoginService: LoginService {
     }
 
     private func reporting(_ request: Observable<Bool>) -> Observable<Bool> {
-        let refuse = client.refuse
-        return request.catch { error in
+        return request.catch { [client] error in
             guard let failure = error as? LoginServiceError else { return Observable.error(error) }
-            refuse(Self.protocolError(failure))
+            client.refuse(Self.protocolError(failure))
             return Observable.empty()
         }
     }

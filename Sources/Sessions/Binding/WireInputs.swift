@@ -146,30 +146,42 @@ public final class WireInputs {
 }
 
 /// The client of one session, as a view model's service may need it.
-public struct WireClient: Sendable {
+///
+/// A class: a session's graph copies it into its services and contexts, one retain each,
+/// where the struct it was copied two closures, an existential and the address each time.
+/// It reaches its session directly, strongly (as the graph holds the client, `close()` lets
+/// both go): no closure is made per open.
+public final class WireClient: Sendable {
     /// The client's IP address: the peer's, or from `X-Forwarded-For` when the peer is a
     /// trusted proxy. Empty while declaring inputs.
     public var address: String { peerAddress.text }
     /// `address` as the connection gave it, written as text when read.
     private let peerAddress: PeerAddress
-    /// Sends `{"error":…}` to this session (from any thread; nothing once it has closed).
-    public let refuse: @Sendable (ProtocolError) -> Void
     /// Who the session is signed in as (a session cookie or bearer token at the upgrade);
     /// nil for nobody. Always set for a view model declared with `access: .signedIn`.
     public let user: SignedInUser?
-    /// Sends a message the session composed (from any thread; nothing once it has closed).
-    let send: @Sendable (String) -> Void
+    /// The session this is the client of; nil while declaring inputs, where nothing is sent.
+    private let session: Session?
     /// Where `answers(_:_:)` records the services' answers (`--record`) or replays them; nil
     /// otherwise.
     let answers: (any ServiceAnswering)?
 
-    init(address: PeerAddress = PeerAddress(""), user: SignedInUser? = nil, refuse: @escaping @Sendable (ProtocolError) -> Void = { _ in },
-         send: @escaping @Sendable (String) -> Void = { _ in }, answers: (any ServiceAnswering)? = nil) {
-        self.answers = answers
+    init(address: PeerAddress = PeerAddress(""), user: SignedInUser? = nil, session: Session? = nil,
+         answers: (any ServiceAnswering)? = nil) {
         peerAddress = address
         self.user = user
-        self.refuse = refuse
-        self.send = send
+        self.session = session
+        self.answers = answers
+    }
+
+    /// Sends `{"error":…}` to this session (from any thread; nothing once it has closed).
+    public func refuse(_ error: ProtocolError) {
+        session?.refuseFromService(error)
+    }
+
+    /// Sends a message the session composed (from any thread; nothing once it has closed).
+    func send(_ message: String) {
+        session?.sendOutput(message)
     }
 
     /// Tells the client that `user` logged in, with the one-time `code` it redeems for its

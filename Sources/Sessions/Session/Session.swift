@@ -106,15 +106,14 @@ class Session: SessionOutputSink, @unchecked Sendable {  // mutable state is tou
         }
         // Open before subscribing, so elements emitted on subscription are sent.
         state = .open(nil)
-        // Strong, not weak (no side table): `close()` lets the graph and so this closure go.
-        // Recording starts before the graph exists, so what the outputs emit on subscription is in it.
+        // The client holds the session strongly, not weakly (no side table): `close()` lets the
+        // graph and so the client go. Recording starts before the graph exists, so what the outputs emit on subscription is in it.
         var answers = answers
         // `--record`'s recorder, or a dashboard's that asked for this view model's new sessions.
         if wire.isRecorded, let recorder = endpoint.configuration.recorder ?? endpoint.registry.recordings.recorder(for: wire.name) {
             answers = endpoint.registry.recordings.begin(self, with: recorder) ?? answers
         }
-        let client = WireClient(address: clientAddress, user: identity, refuse: { error in self.refuseFromService(error) },
-                                send: { message in self.sendOutput(message) }, answers: answers)
+        let client = WireClient(address: clientAddress, user: identity, session: self, answers: answers)
         let graph = wire.build(client, self)
         let disposal = graph.disposal
         guard case .open = state else {
@@ -383,7 +382,7 @@ class Session: SessionOutputSink, @unchecked Sendable {  // mutable state is tou
 
     /// An error a view model's service reports (the login database is down, say): sent
     /// like a refused message while the session is open, dropped after it closed.
-    private func refuseFromService(_ error: ProtocolError) {
+    final func refuseFromService(_ error: ProtocolError) {
         guard transport?.isOnOwnerThread ?? true else {
             transport?.executeOnOwnerThread { [self] in refuseFromService(error) }
             return
