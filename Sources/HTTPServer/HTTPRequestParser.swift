@@ -154,21 +154,22 @@ public enum HTTPRequestParser {
                                            classified: common))
         }
         let fields = HeaderFields(bytes: Array(UnsafeBufferPointer(rebasing: head[fieldsStart...])), spans: spans, index: fieldIndex)
+        let method = CommonHeaderName.string(of: UnsafeBufferPointer(rebasing: methodBytes), usually: "GET", "GET")
 
-        let method = UnsafeBufferPointer(rebasing: methodBytes)
-        let request = HTTPRequestHead(method: CommonHeaderName.string(of: method, usually: "GET", "GET"),
-                                      target: target, pathAndQuery: pathAndQuery, authority: authority, version: version,
-                                      fields: fields)
-        // RFC 9112 §3.2: more than one Host is 400 in every version, none in 1.1 too.
-        let hosts = request.fieldCount(.host)
-        if hosts > 1 { return .failure(.badRequest("more than one Host")) }
-        if version.minor >= 1 && hosts == 0 { return .failure(.badRequest("HTTP/1.1 needs a Host")) }
-        // An empty Host is allowed (a target without authority); any other must be host[:port].
-        if let hostValue, !hostValue.isEmpty, !HostPolicy.isWellFormed(hostBytes: hostValue) {
-            return .failure(.badRequest("bad Host"))
+        // The usual request, every name indexed and no body: checked in the index, and its
+        // head made in the result (a head made first and then returned was copied whole).
+        if fieldIndex.isComplete && fieldIndex.fields(.transferEncoding).count == 0 && fieldIndex.fields(.contentLength).count == 0 {
+            if let problem = hostProblem(count: fieldIndex.fields(.host).count, value: hostValue, version: version) {
+                return .failure(problem)
+            }
+            return .success(HTTPRequestHead(method: method, target: target, pathAndQuery: pathAndQuery, authority: authority,
+                                            version: version, fields: fields))
         }
-        // The head is handed on as made when it has no body (the usual request): setting the
-        // body of a `var` head copied it whole, twice.
+        let request = HTTPRequestHead(method: method, target: target, pathAndQuery: pathAndQuery, authority: authority,
+                                      version: version, fields: fields)
+        if let problem = hostProblem(count: request.fieldCount(.host), value: hostValue, version: version) {
+            return .failure(problem)
+        }
         switch bodyFraming(request) {
         case .success(.none):
             return .success(request)
@@ -179,6 +180,16 @@ public enum HTTPRequestParser {
         case .failure(let error):
             return .failure(error)
         }
+    }
+
+    /// What is wrong with a head's Host fields (`count` of them, the first's `value`), if anything.
+    private static func hostProblem(count: Int, value: UnsafeBufferPointer<UInt8>?, version: (major: Int, minor: Int)) -> HTTPParseError? {
+        // RFC 9112 §3.2: more than one Host is 400 in every version, none in 1.1 too.
+        if count > 1 { return .badRequest("more than one Host") }
+        if version.minor >= 1 && count == 0 { return .badRequest("HTTP/1.1 needs a Host") }
+        // An empty Host is allowed (a target without authority); any other must be host[:port].
+        if let value, !value.isEmpty, !HostPolicy.isWellFormed(hostBytes: value) { return .badRequest("bad Host") }
+        return nil
     }
 
     private static func parseVersion(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Result<(major: Int, minor: Int), HTTPParseError> {
