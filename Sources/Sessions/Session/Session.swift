@@ -123,9 +123,7 @@ class Session: SessionOutputSink, @unchecked Sendable {  // mutable state is tou
         }
         feeds = SessionFeeds(graph.feeds)
         state = .open(disposal)
-        if endpoint.logsDebug {
-            logger.debug("session opened", metadata: ["session": "\(id)", "viewModel": "\(wire.name)"])
-        }
+        if endpoint.logsDebug { logger.debug("session opened", metadata: ["session": "\(id)", "viewModel": "\(wire.name)"]) }
     }
 
     /// Handles one client text message.
@@ -254,9 +252,7 @@ class Session: SessionOutputSink, @unchecked Sendable {  // mutable state is tou
             trace.finish()
         }
         metrics.sessionClosed(endpoint.sessionCounters, loop: endpoint.loop)
-        if endpoint.logsDebug {
-            logger.debug("session closed", metadata: ["session": "\(id)"])
-        }
+        if endpoint.logsDebug { logger.debug("session closed", metadata: ["session": "\(id)"]) }
     }
 
     /// The sign-in ended (a log out, here or on another instance): the client is told, the
