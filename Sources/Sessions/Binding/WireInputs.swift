@@ -148,7 +148,7 @@ public final class WireInputs {
 /// The client of one session, as a view model's service may need it.
 ///
 /// A class: a session's graph copies it into its services and contexts, one retain each,
-/// where the struct it was copied two closures, an existential and the address each time.
+/// where each copy of a struct copied two closures, an existential and the address.
 /// It reaches its session directly, strongly (as the graph holds the client, `close()` lets
 /// both go): no closure is made per open.
 public final class WireClient: Sendable {

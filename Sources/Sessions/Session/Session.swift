@@ -106,8 +106,8 @@ class Session: SessionOutputSink, @unchecked Sendable {  // mutable state is tou
         }
         // Open before subscribing, so elements emitted on subscription are sent.
         state = .open(nil)
-        // The client holds the session strongly, not weakly (no side table): `close()` lets the
-        // graph and so the client go. Recording starts before the graph exists, so what the outputs emit on subscription is in it.
+        // The client holds the session strongly (no side table): `close()` lets the graph and so it go.
+        // Recording starts before the graph exists, so what the outputs emit on subscription is in it.
         var answers = answers
         // `--record`'s recorder, or a dashboard's that asked for this view model's new sessions.
         if wire.isRecorded, let recorder = endpoint.configuration.recorder ?? endpoint.registry.recordings.recorder(for: wire.name) {

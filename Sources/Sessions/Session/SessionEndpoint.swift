@@ -24,7 +24,7 @@ final class SessionEndpoint {
     let eventLoop: EventLoop?
     let logger: Logger
     /// Whether `logger` takes debug messages: a session's open and close ask this flag, not
-    /// the logger (a copy of it, its handler asked through an existential, about 130
+    /// the logger (a copy of it, its handler asked through an existential, about 250
     /// instructions each). A `Logger` value keeps the level it was made with.
     let logsDebug: Bool
     /// Monotonic nanoseconds, for rate limits.
