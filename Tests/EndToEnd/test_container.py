@@ -14,6 +14,7 @@ import time
 
 import pytest
 
+import container_build
 from support import ARTIFACTS, REPO, free_port, http_get
 
 pytestmark = pytest.mark.slow  # builds and runs a container image
@@ -41,14 +42,10 @@ def podman(*args, **kwargs):
 
 
 @pytest.fixture(scope="module")
-def image(tmp_path_factory):
-    log = ARTIFACTS / "container-build.log"
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    context = tmp_path_factory.mktemp("build-context")
-    with open(log, "w") as out:
-        for step in (["scripts/base-image"], ["scripts/stage", str(context / "staging")]):
-            subprocess.run(step, cwd=REPO, stdout=out, stderr=subprocess.STDOUT, check=True, timeout=1200,
-                           stdin=subprocess.DEVNULL)
+def image():
+    # The host build started with the session (container_build.py); the image is made from it.
+    context = container_build.wait()
+    with open(container_build.LOG, "a") as out:
         subprocess.run(["podman", "build", "--isolation", "chroot", "--pull=never", "--format", "docker",
                         "--target", "runtime", "--build-context", f"build={context}",
                         "--tag", IMAGE, "--file", "Dockerfile", "."],
