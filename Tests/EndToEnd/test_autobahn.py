@@ -63,7 +63,13 @@ def run_sections(name, shards, capsys, parallelism=1, excluded=()):
                 command += ["-x", case]
             command += ["-o", str(outdir), f"127.0.0.1:{port}"]
             runs.append(subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
-        outputs = [run.communicate(timeout=900)[0] for run in runs]
+        try:
+            outputs = [run.communicate(timeout=900)[0] for run in runs]
+        finally:
+            for run in runs:
+                if run.poll() is None:
+                    run.kill()
+                    run.wait()
     index = {}
     for run, output, outdir in zip(runs, outputs, outdirs):
         path = outdir / "index.json"
