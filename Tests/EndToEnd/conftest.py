@@ -13,7 +13,7 @@ def pytest_configure(config):
 
 def pytest_collection_finish(session):
     # The container test's build starts now, in the background, if that test is to run.
-    if any(Path(str(item.fspath)).name == "test_container.py" for item in session.items):
+    if any(item.path.name == "test_container.py" for item in session.items):
         import container_build
         container_build.start()
 
