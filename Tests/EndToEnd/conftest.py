@@ -13,6 +13,8 @@ def pytest_configure(config):
 
 def pytest_collection_finish(session):
     # The container test's build starts now, in the background, if that test is to run.
+    if session.config.option.collectonly:
+        return
     if any(item.path.name == "test_container.py" for item in session.items):
         import container_build
         container_build.start()
