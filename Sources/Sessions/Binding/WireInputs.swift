@@ -147,10 +147,8 @@ public final class WireInputs {
 
 /// The client of one session, as a view model's service may need it.
 ///
-/// A class: a session's graph copies it into its services and contexts, one retain each,
-/// where each copy of a struct copied two closures, an existential and the address.
-/// It reaches its session directly, strongly (as the graph holds the client, `close()` lets
-/// both go): no closure is made per open.
+/// A class, so that the graph's services and contexts share one (a retain each). It holds
+/// its session strongly, as the graph holds it: `close()` lets both go.
 public final class WireClient: Sendable {
     /// The client's IP address: the peer's, or from `X-Forwarded-For` when the peer is a
     /// trusted proxy. Empty while declaring inputs.
