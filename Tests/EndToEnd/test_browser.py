@@ -50,12 +50,26 @@ def browser():
         driver.quit()
 
 
+# What Chromium says when an element found in one document is used after a reload replaced it:
+# stale when the old document is gone, these while the new one is still taking its place.
+RELOAD_RACES = ("does not belong to the document", "Execution context was destroyed",
+                "Cannot find context with specified id")
+
+
 def wait_until(driver, what, condition, timeout=WAIT, poll=0.05):
     """Polls `condition`; an element found just before the page reloads (a sign-in's form post
     brings it back) counts as not yet."""
+    def attempt(_):
+        try:
+            return condition()
+        except StaleElementReferenceException:
+            return False
+        except WebDriverException as error:
+            if any(race in (error.msg or "") for race in RELOAD_RACES):
+                return False
+            raise
     try:
-        return WebDriverWait(driver, timeout, poll_frequency=poll,
-                             ignored_exceptions=[StaleElementReferenceException]).until(lambda d: condition())
+        return WebDriverWait(driver, timeout, poll_frequency=poll).until(attempt)
     except TimeoutException:
         pytest.fail(f"timed out after {timeout}s waiting until {what}")
 
