@@ -102,8 +102,11 @@ public struct HTTPRequestDecoder {
             let end = scanForEndOfHead(noting: fromStart ? lineEnds : nil, count: &crCount)
             return end.map { end in
                 end.map { headEnd in
-                    // The last CR noted is the empty line's: the head's lines are the others.
-                    let head = buffer[0..<(headEnd - 4)]
+                    // The last CR noted is the empty line's: the head's lines are the others. A
+                    // head that fills the buffer keeps it (its fields are a slice of it, no copy);
+                    // one with bytes after it (a body, frames) gets a copy of its own, so that it
+                    // holds no more than itself and the buffer stays the decoder's alone.
+                    let head = headEnd == buffer.count ? buffer[0..<(headEnd - 4)] : Array(buffer[0..<(headEnd - 4)])[...]
                     let result = fromStart
                         ? HTTPRequestParser.parse(head, maxHeaderCount: limits.maxHeaderCount, checkedLineEnds: lineEnds,
                                                   lineCount: crCount - 1)
@@ -117,7 +120,12 @@ public struct HTTPRequestDecoder {
             if case .failure(let error) = parsed { return fail(error) }
             return nil
         }
-        buffer.removeFirst(headEnd)
+        // A head that filled the buffer took it.
+        if headEnd == buffer.count {
+            buffer = []
+        } else {
+            buffer.removeFirst(headEnd)
+        }
         scanned = 0
         switch result {
         case .failure(let error):

@@ -16,13 +16,16 @@ public struct HTTPRequestHead: Sendable, Equatable {
     public var method: String
     /// The request target as sent (origin-form, or the path of an absolute-form target).
     public var target: String
+    // `Optional<String>` here and below, not `String?`: a `var x: T?` starts as nil before
+    // `init` sets it, and that second store made the optimiser build each head in a temporary
+    // and copy it out, retaining and releasing every string and buffer in it.
     /// The authority (host and optional port) of an absolute-form target
     /// (`GET http://example.com:8080/ HTTP/1.1`); nil for the other forms.
-    public var authority: String?
+    public var authority: Optional<String>
     /// The target's path, still percent-encoded.
     public var path: String
     /// The target's query without "?", if any.
-    public var query: String?
+    public var query: Optional<String>
     /// HTTP major and minor version (1.0 or 1.1).
     public var version: (major: Int, minor: Int)
     /// Header fields in order, names as sent, values without surrounding whitespace.

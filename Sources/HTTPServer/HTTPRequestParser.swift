@@ -8,16 +8,17 @@
 public enum HTTPRequestParser {
     /// Parses `head`; `maxHeaderCount` bounds the number of header fields.
     public static func parse(_ head: ArraySlice<UInt8>, maxHeaderCount: Int = 100) -> Result<HTTPRequestHead, HTTPParseError> {
-        head.withUnsafeBufferPointer { parse(bytes: $0, maxHeaderCount: maxHeaderCount) }
+        head.withUnsafeBufferPointer { parse(bytes: $0, of: head, maxHeaderCount: maxHeaderCount) }
     }
 
     /// Two passes over the bytes in place: the first checks line ends and control characters
     /// and notes where each line ends, the second reads the request line and each header line
     /// by its offsets. Only the head's own strings are made (no array of lines, no split).
-    private static func parse(bytes head: UnsafeBufferPointer<UInt8>, maxHeaderCount: Int) -> Result<HTTPRequestHead, HTTPParseError> {
+    private static func parse(bytes head: UnsafeBufferPointer<UInt8>, of owner: ArraySlice<UInt8>,
+                              maxHeaderCount: Int) -> Result<HTTPRequestHead, HTTPParseError> {
         // Room for the ends of the request line and of as many header lines as are allowed.
         withUnsafeTemporaryAllocation(of: Int.self, capacity: max(0, maxHeaderCount) + 1) { lineEnds in
-            parse(bytes: head, maxHeaderCount: maxHeaderCount, lineEnds: lineEnds)
+            parse(bytes: head, of: owner, maxHeaderCount: maxHeaderCount, lineEnds: lineEnds)
         }
     }
 
@@ -27,13 +28,13 @@ public enum HTTPRequestParser {
     /// be at least `maxHeaderCount` + 1). Spares the second check of every byte.
     static func parse(_ head: ArraySlice<UInt8>, maxHeaderCount: Int, checkedLineEnds lineEnds: UnsafeMutableBufferPointer<Int>,
                       lineCount: Int) -> Result<HTTPRequestHead, HTTPParseError> {
-        head.withUnsafeBufferPointer { head in
-            if lineCount <= lineEnds.count { lineEnds[lineCount - 1] = head.count }
-            return parseLines(bytes: head, maxHeaderCount: maxHeaderCount, lineEnds: lineEnds, lineCount: lineCount)
+        head.withUnsafeBufferPointer { bytes in
+            if lineCount <= lineEnds.count { lineEnds[lineCount - 1] = bytes.count }
+            return parseLines(bytes: bytes, of: head, maxHeaderCount: maxHeaderCount, lineEnds: lineEnds, lineCount: lineCount)
         }
     }
 
-    private static func parse(bytes head: UnsafeBufferPointer<UInt8>, maxHeaderCount: Int,
+    private static func parse(bytes head: UnsafeBufferPointer<UInt8>, of owner: ArraySlice<UInt8>, maxHeaderCount: Int,
                               lineEnds: UnsafeMutableBufferPointer<Int>) -> Result<HTTPRequestHead, HTTPParseError> {
         var lineCount = 1
         var index = 0
@@ -60,12 +61,12 @@ public enum HTTPRequestParser {
             index += 1
         }
         if lineCount <= lineEnds.count { lineEnds[lineCount - 1] = head.count }
-        return parseLines(bytes: head, maxHeaderCount: maxHeaderCount, lineEnds: lineEnds, lineCount: lineCount)
+        return parseLines(bytes: head, of: owner, maxHeaderCount: maxHeaderCount, lineEnds: lineEnds, lineCount: lineCount)
     }
 
-    /// The request line and header lines of a checked `head`, whose `lineCount` lines end at
-    /// `lineEnds` (as far as it holds them).
-    private static func parseLines(bytes head: UnsafeBufferPointer<UInt8>, maxHeaderCount: Int,
+    /// The request line and header lines of a checked `head` (the bytes of `owner`, which the
+    /// fields keep), whose `lineCount` lines end at `lineEnds` (as far as it holds them).
+    private static func parseLines(bytes head: UnsafeBufferPointer<UInt8>, of owner: ArraySlice<UInt8>, maxHeaderCount: Int,
                                    lineEnds: UnsafeMutableBufferPointer<Int>, lineCount: Int) -> Result<HTTPRequestHead, HTTPParseError> {
         let requestLineEnd = lineEnds[0]
         // Fields are found by 32-bit offsets (a head is at most `maxHeadSize`, 16 KiB by default).
@@ -153,7 +154,8 @@ public enum HTTPRequestParser {
                                            valueStart: UInt32(valueStart - fieldsStart), valueEnd: UInt32(valueEnd - fieldsStart),
                                            classified: common))
         }
-        let fields = HeaderFields(bytes: Array(UnsafeBufferPointer(rebasing: head[fieldsStart...])), spans: spans, index: fieldIndex)
+        // The fields keep the bytes they came in (a slice of the connection's buffer): no copy.
+        let fields = HeaderFields(bytes: owner[(owner.startIndex + fieldsStart)...], spans: spans, index: fieldIndex)
         let method = CommonHeaderName.string(of: UnsafeBufferPointer(rebasing: methodBytes), usually: "GET", "GET")
 
         // The usual request, every name indexed and no body: checked in the index, and its

@@ -19,13 +19,16 @@ struct HeaderFields: Sendable {
         var spelling: UInt8
     }
 
-    private var bytes: [UInt8]
+    /// The fields' bytes: for a parsed head, a slice of the buffer the connection read it
+    /// into (kept, not copied).
+    private var bytes: ArraySlice<UInt8>
     private var spans: [Span]
     /// Where the looked-up common names are.
     private(set) var index: HeaderFieldIndex
 
-    /// The parser's fields: `bytes` holds them, `spans` says where each is.
-    init(bytes: [UInt8], spans: [Span], index: HeaderFieldIndex) {
+    /// The parser's fields: `bytes` holds them, `spans` says where each is (offsets from the
+    /// slice's start).
+    init(bytes: ArraySlice<UInt8>, spans: [Span], index: HeaderFieldIndex) {
         self.bytes = bytes
         self.spans = spans
         self.index = index
@@ -49,7 +52,7 @@ struct HeaderFields: Sendable {
             spans.append(Span(nameStart: nameStart, nameEnd: valueStart, valueStart: valueStart, valueEnd: UInt32(bytes.count),
                               classified: classified))
         }
-        self.init(bytes: bytes, spans: spans, index: index)
+        self.init(bytes: bytes[...], spans: spans, index: index)
     }
 
     var count: Int { spans.count }

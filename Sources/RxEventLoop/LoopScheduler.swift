@@ -90,12 +90,14 @@ extension EventLoop {
 // @unchecked Sendable: `payload` and the queue slot are touched only on the loop thread; the
 // flags are atomics and the inner disposable is kept under its mutex.
 private final class LoopScheduledAction: LoopTimerTask, Cancelable, @unchecked Sendable {
-    /// The disposable the work returned, kept in the action (no object of its own).
+    /// The disposable the work returned, kept in the action (no object of its own) as a class
+    /// reference: moving and dropping it are a retain and a release, not calls through the
+    /// `Disposable` existential's value witnesses.
     // @unchecked Sendable: it only moves in and out under `inner`'s mutex, and Rx disposables
     // may be disposed from any thread.
     private enum Inner: @unchecked Sendable {
         case empty
-        case assigned(Disposable)
+        case assigned(AnyObject & Disposable)
         case disposed
     }
 
@@ -131,7 +133,8 @@ private final class LoopScheduledAction: LoopTimerTask, Cancelable, @unchecked S
     func run() {
         guard !isDisposed, let payload else { return finish() }
         self.payload = nil
-        let result = payload()
+        // A `Disposables.create()` (a drain's answer) has nothing to keep or dispose.
+        guard let result = disposableObject(payload()) else { return finish() }
         let kept: Bool = inner.withLock { inner in
             guard case .empty = inner else { return false }
             inner = .assigned(result)
@@ -145,7 +148,7 @@ private final class LoopScheduledAction: LoopTimerTask, Cancelable, @unchecked S
 
     func dispose() {
         guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        let result: Disposable? = inner.withLock { inner in
+        let result: (AnyObject & Disposable)? = inner.withLock { inner in
             defer { inner = .disposed }
             if case .assigned(let result) = inner { return result }
             return nil

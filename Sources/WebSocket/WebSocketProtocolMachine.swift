@@ -107,9 +107,11 @@ public struct WebSocketProtocolMachine {
     var headerCount: UInt8 = 0
     var headerNeeded: UInt8 = 2
     var frame = Frame()
+    // `Optional<…>`, not `…?`: a `var x: T?` starts as nil before `init` sets it, and that
+    // second store made the optimiser build each machine in a temporary and copy it out.
     /// Set when permessage-deflate was negotiated: compressed messages are inflated with it.
     /// Shared with other connections of the loop; it keeps nothing between messages.
-    public var inflater: PerMessageInflater?
+    public var inflater: Optional<PerMessageInflater>
     /// The data message being assembled; while a control frame's payload arrives (at most 125
     /// bytes), that payload after it (its last `frame.offset` bytes), taken off when the frame
     /// ends. Control frames are rare, and an idle connection keeps no room.

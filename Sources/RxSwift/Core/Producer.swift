@@ -16,9 +16,10 @@ import Synchronization
 @usableFromInline
 class Producer<Element>: Observable<Element> {
     /// Makes the sink for an erased observer: `(producer, observer, cancel) -> (sink, subscription)`.
-    /// It captures nothing, so creating it allocates nothing.
+    /// It captures nothing, so creating it allocates nothing. The sink comes as a `SinkBase`
+    /// (every operator's sink is one), so the disposer keeps it without a cast.
     @usableFromInline
-    typealias ErasedRun = (Producer<Element>, AnyObserver<Element>, SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable)
+    typealias ErasedRun = (Producer<Element>, AnyObserver<Element>, SinkDisposer) -> (sink: SinkBase, subscription: Disposable)
 
     @usableFromInline
     let erasedRun: ErasedRun?
@@ -131,6 +132,13 @@ package final class SinkDisposer: Cancelable {
 
     @inlinable @inline(__always)
     func setSinkAndSubscription(sink: consuming AnyObject & Disposable, subscription: consuming Disposable) {
+        setSinkAndSubscription(sink: SinkBase.of(sink), subscription: subscription)
+    }
+
+    /// `setSinkAndSubscription(sink:subscription:)` for a sink known to be a `SinkBase` (an
+    /// erased run's): no dynamic cast to find out.
+    @inlinable @inline(__always)
+    func setSinkAndSubscription(sink: consuming SinkBase, subscription: consuming Disposable) {
         if state.load(ordering: .acquiring) & Self.disposedFlag != 0 {
             // Disposed during `run` (typically a sequence that ended synchronously): `dispose()`
             // has already run and will not look at the fields, so they need not be stored.
@@ -143,7 +151,7 @@ package final class SinkDisposer: Cancelable {
             return
         }
         self.subscription = disposableObject(subscription)
-        let address = UInt(bitPattern: Unmanaged.passRetained(SinkBase.of(sink)).toOpaque())
+        let address = UInt(bitPattern: Unmanaged.passRetained(sink).toOpaque())
         assert(address & Self.flagBits == 0, "an object's address has free low bits")
         let previous = state.bitwiseOr(address | Self.sinkAndSubscriptionSetFlag, ordering: .acquiringAndReleasing).oldValue
         if previous & Self.sinkAndSubscriptionSetFlag != 0 {

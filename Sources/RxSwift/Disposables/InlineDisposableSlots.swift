@@ -45,7 +45,7 @@ struct InlineDisposableSlots: ~Copyable, Sendable {
 /// existential holds it after its three-word buffer and its type, a class existential after
 /// its reference (the Swift ABI's existential layouts; `RxLayoutTests` checks both).
 @inlinable @inline(__always)
-func disposableObject(_ disposable: Disposable) -> (AnyObject & Disposable)? {
+package func disposableObject(_ disposable: Disposable) -> (AnyObject & Disposable)? {
     // `as Disposable`: passed bare, the existential would be opened (SE-0352) and the bytes
     // would be the instance's reference alone. The type is read from the container, not
     // asked of the runtime (`type(of:)` calls `swift_getDynamicType`).

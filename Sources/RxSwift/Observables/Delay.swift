@@ -279,7 +279,7 @@ final class Delay<Element>: Producer<Element> {
 
     /// Makes the sink and subscribes it to the source, for both run paths: `erasedRun` and `run`.
     @inlinable @inline(__always)
-    func runSink<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Element {
+    func runSink<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: SinkBase, subscription: Disposable) where Observer.Element == Element {
         let sink = DelaySink<Observer, (arrived: RxTime, event: Event<Element>)?>(
             observer: observer, cancel: cancel, dueTime: dueTime, scheduler: scheduler)
         return (sink: sink, subscription: sink.run(source: source))
@@ -287,6 +287,7 @@ final class Delay<Element>: Producer<Element> {
 
     @inlinable
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == Element {
-        runSink(observer, cancel: cancel)
+        let (sink, subscription) = runSink(observer, cancel: cancel)
+        return (sink: sink, subscription: subscription)
     }
 }

@@ -14,9 +14,11 @@ import Synchronization
 class InnerSubscriptionSlot: Disposable {
     @usableFromInline
     final let state = Atomic<Int>(0)
-    /// Written before `assigned` is published; taken by whoever sees both flags first.
+    /// Written before `assigned` is published; taken by whoever sees both flags first. A class
+    /// reference (`disposableObject(_:)`): moving and dropping it are a retain and a release,
+    /// not calls through the `Disposable?` existential's value witnesses.
     @usableFromInline
-    @exclusivity(unchecked) final var disposable: Disposable?
+    @exclusivity(unchecked) final var disposable: (AnyObject & Disposable)?
 
     @usableFromInline
     static var assigned: Int { 1 }
@@ -35,16 +37,23 @@ class InnerSubscriptionSlot: Disposable {
     /// Keeps `disposable` until `dispose()`, or disposes it at once if that already ran.
     @inlinable @inline(__always)
     final func setDisposable(_ disposable: Disposable) {
+        setDisposable(object: disposableObject(disposable))
+    }
+
+    /// `setDisposable(_:)` for a subscription already a class reference (nil: nothing to
+    /// dispose, as for a `NopDisposable`).
+    @inlinable @inline(__always)
+    final func setDisposable(object disposable: (AnyObject & Disposable)?) {
         if state.load(ordering: .acquiring) & Self.disposed != 0 {
             // Already terminated (a synchronous inner sequence): nothing to keep.
-            disposable.dispose()
+            disposable?.dispose()
             return
         }
         self.disposable = disposable
         let previous = state.bitwiseOr(Self.assigned, ordering: .acquiringAndReleasing).oldValue
         if previous & Self.disposed != 0 {
             self.disposable = nil
-            disposable.dispose()
+            disposable?.dispose()
         }
     }
 
@@ -154,7 +163,7 @@ class InnerSubscriptionSlot: Disposable {
         // The object form: a producer subscribed off a trampoline runs on a new one in place,
         // where `subscribeErased` would schedule a closure on it (one allocation and a queue
         // visit more per inner subscription; a login tap's request).
-        setDisposable(source.subscribeErasedObject(observer) ?? Disposables.create())
+        setDisposable(object: source.subscribeErasedObject(observer))
     }
 
     /// `subscribe`'s handler run on a new trampoline; out of line, so that the common path

@@ -132,13 +132,14 @@ final class WithLatestFrom<FirstType, SecondType, ResultType>: Producer<ResultTy
 
     /// Makes the sink and subscribes it to the sources, for both run paths: `erasedRun` and `run`.
     @inlinable @inline(__always)
-    func runSink<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == ResultType {
+    func runSink<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: SinkBase, subscription: Disposable) where Observer.Element == ResultType {
         let sink = WithLatestFromSink<FirstType, SecondType?, Observer>(resultSelector: resultSelector, observer: observer, cancel: cancel)
         return (sink: sink, subscription: sink.run(first, second))
     }
 
     @inlinable
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: AnyObject & Disposable, subscription: Disposable) where Observer.Element == ResultType {
-        runSink(observer, cancel: cancel)
+        let (sink, subscription) = runSink(observer, cancel: cancel)
+        return (sink: sink, subscription: subscription)
     }
 }
