@@ -111,7 +111,7 @@ private final class LoopScheduledAction: LoopTimerTask, Cancelable, @unchecked S
         self.loop = loop
         payload = work
         super.init()
-        Resources.incrementTotal()
+        Resources.add(1)
     }
 
     var isDisposed: Bool { disposed.load(ordering: .acquiring) }
@@ -170,6 +170,6 @@ private final class LoopScheduledAction: LoopTimerTask, Cancelable, @unchecked S
     /// Drops the work and its Resources count, once.
     private func finish() {
         payload = nil
-        if !finished.exchange(true, ordering: .relaxed) { Resources.decrementTotal() }
+        if !finished.exchange(true, ordering: .relaxed) { Resources.add(-1) }
     }
 }

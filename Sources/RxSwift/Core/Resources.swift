@@ -26,9 +26,10 @@ public enum Resources {
         return total
     }
 
-    /// Adds `delta` live resources; what the library itself calls (it needs no total back).
+    /// Adds `delta` live resources; what the library's own modules call (they need no total
+    /// back, which `incrementTotal()` sums over every thread's slot under a lock).
     @inlinable
-    static func add(_ delta: Int) {
+    package static func add(_ delta: Int) {
         rx_resources_add(delta)
     }
 }
