@@ -27,21 +27,23 @@ public struct FormsSettings: Sendable {
 public enum FormsCatalog {
     /// The login and sum view models with `settings`.
     public static func viewModels(_ settings: FormsSettings = FormsSettings()) -> [WireViewModel] {
-        let loginDelay = settings.loginDelay.rxTimeInterval
         let loginService = settings.loginService
+        // Made once: each session's copy of the existential shares its box.
+        let simulated: any LoginService = SimulatedLoginService(delay: settings.loginDelay.rxTimeInterval)
         return [
             WireViewModel(
                 name: "login",
-                context: { client in (client: client, credentials: LoginCredentials()) },
-                transform: { session, input in
-                    let service: any LoginService = loginService?(session.client) ?? SimulatedLoginService(delay: loginDelay)
-                    return LoginViewModel(service: ReportingLoginService(
-                        service: service, client: session.client, credentials: session.credentials)).transform(input: input)
+                // The context is also made once when the inputs are declared: the service, which
+                // may note its client, is asked for only by a session's transform.
+                context: { client in ReportingLoginService(service: simulated, client: client) },
+                transform: { reporting, input in
+                    if let loginService { reporting.service = loginService(reporting.client) }
+                    return LoginViewModel(service: reporting).transform(input: input)
                 },
-                input: { wire, session in
+                input: { wire, reporting in
                     LoginViewModel.Input(
-                        username: wire.text("username", onValue: { [credentials = session.credentials] in credentials.username = $0 }),
-                        password: wire.text("password", secret: true, onValue: { [credentials = session.credentials] in credentials.password = $0 }),
+                        username: wire.text("username", onValue: { [reporting] in reporting.username = $0 }),
+                        password: wire.text("password", secret: true, onValue: { [reporting] in reporting.password = $0 }),
                         loginTapped: wire.tap("loginTapped", limit: settings.loginTapLimit))
                 },
                 outputs: [

@@ -10,19 +10,39 @@ import ViewModels
 /// `LoginServiceError` is sent as `login_unavailable`, `rate_limited` or `busy` (the
 /// last two with `retryAfter`), and that tap gets no `loginResult`; the next tap is
 /// answered as usual.
-struct ReportingLoginService: LoginService {
-    let service: any LoginService
+///
+/// One object per session, the credentials in it: the view model keeps it as its
+/// `any LoginService` by reference, where a struct of the service, the client and a
+/// credentials object took that object and a box for the existential (two allocations).
+final class ReportingLoginService: LoginService {
+    /// The service asked: set by the session's transform, before any request.
+    @exclusivity(unchecked) var service: any LoginService
     let client: WireClient
-    let credentials: LoginCredentials
+    // The username and password the session's inputs last carried: written by the input
+    // bindings and read when the view model asks for a login, both on the session's loop
+    // thread, and never borrowed across a call (no dynamic exclusivity check).
+    @exclusivity(unchecked) var username = ""
+    @exclusivity(unchecked) var password = ""
 
+    init(service: any LoginService, client: WireClient) {
+        self.service = service
+        self.client = client
+    }
+
+    /// The request with the credentials read when it is made: its closure captures this object
+    /// alone, so it takes no allocation of its own (a tap made one for the two strings).
     func login() -> Observable<Bool> {
-        login(username: credentials.username, password: credentials.password)
+        reporting(client.answers("login", failing: LoginServiceError.self, self.requestWithCurrentCredentials()))
+    }
+
+    private func requestWithCurrentCredentials() -> Observable<Bool> {
+        service.login(username: username, password: password)
     }
 
     /// The service's answer, kept by a recording (`--record`) and played back by a replay,
     /// which then needs no password.
     func login(username: String, password: String) -> Observable<Bool> {
-        reporting(client.answers("login", failing: LoginServiceError.self, service.login(username: username, password: password)))
+        reporting(client.answers("login", failing: LoginServiceError.self, self.service.login(username: username, password: password)))
     }
 
     private func reporting(_ request: Observable<Bool>) -> Observable<Bool> {

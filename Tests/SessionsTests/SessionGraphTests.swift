@@ -65,24 +65,24 @@ final class CollectedSubscriptionsTests: XCTestCase {
     }
 
     func testNoneOneAndSeveralAreDisposedInTheOrderCollected() {
-        XCTAssertNil(SessionGraph(feeds: [], subscriptions: CollectedSubscriptions()).disposal)
+        XCTAssertNil(SessionGraph(feeds: CollectedFeeds(), subscriptions: CollectedSubscriptions()).disposal)
         let log = SessionGraphTests.Log()
         var several = CollectedSubscriptions()
         for name in ["a", "b", "c", "d"] { several.append(Noting(name, log)) }
         XCTAssertEqual(several.rest.count, 2)
-        SessionGraph(feeds: [], subscriptions: several).disposal?.dispose()
+        SessionGraph(feeds: CollectedFeeds(), subscriptions: several).disposal?.dispose()
         XCTAssertEqual(log.entries, ["a", "b", "c", "d"])
         var two = CollectedSubscriptions()
         for name in ["e", "f"] { two.append(Noting(name, log)) }
         XCTAssertTrue(two.rest.isEmpty)
-        SessionGraph(feeds: [], subscriptions: two).disposal?.dispose()
+        SessionGraph(feeds: CollectedFeeds(), subscriptions: two).disposal?.dispose()
         XCTAssertEqual(log.entries.suffix(2), ["e", "f"])
         var lone = CollectedSubscriptions()
         lone.append(Noting("g", log))
-        guard case .many = SessionGraph(feeds: [], subscriptions: lone).disposal else {
+        guard case .many = SessionGraph(feeds: CollectedFeeds(), subscriptions: lone).disposal else {
             return XCTFail("a subscription that is not an operator's disposer is disposed through the list")
         }
-        SessionGraph(feeds: [], subscriptions: lone).disposal?.dispose()
+        SessionGraph(feeds: CollectedFeeds(), subscriptions: lone).disposal?.dispose()
         XCTAssertEqual(log.entries.last, "g")
     }
 
@@ -98,12 +98,12 @@ final class CollectedSubscriptionsTests: XCTestCase {
             }
             var one = CollectedSubscriptions()
             one.append(disposer)
-            guard case .one(let kept)? = SessionGraph(feeds: [], subscriptions: one).disposal else {
+            guard case .one(let kept)? = SessionGraph(feeds: CollectedFeeds(), subscriptions: one).disposal else {
                 return XCTFail("one operator's disposer is kept as itself")
             }
             XCTAssertTrue(kept === disposer)
             subject.onNext(1)
-            SessionGraph(feeds: [], subscriptions: one).disposal?.dispose()
+            SessionGraph(feeds: CollectedFeeds(), subscriptions: one).disposal?.dispose()
             subject.onNext(2)
         }
         XCTAssertEqual(received, [2])

@@ -1,17 +1,63 @@
 import RxSwift
 
-/// One session's running graph: the input subjects and the output subscriptions.
+/// One session's running graph: the input subjects and what disposes the output
+/// subscriptions, four words in all (returned by the view model's build, which runs in
+/// unspecialised code: a larger graph was copied there through value witnesses).
 struct SessionGraph {
-    let feeds: [WireInputs.Feed]
-    /// The outputs' subscriptions, those that have something to dispose.
-    let subscriptions: CollectedSubscriptions
+    let feeds: SessionFeeds
+    /// What disposes the outputs' subscriptions (those that have something to dispose): the one
+    /// itself when it is an operator's disposer (a sum), else one object that disposes each
+    /// in order; nil with nothing to dispose.
+    let disposal: OutputDisposal?
 
-    /// What disposes them all: the one itself when it is an operator's disposer (a sum), else
-    /// one object that disposes each in order.
-    var disposal: OutputDisposal? {
-        guard let first = subscriptions.first else { return nil }
-        if subscriptions.second == nil, let disposer = first as? SinkDisposer { return .one(disposer) }
-        return .many(OutputSubscriptions(first: first, second: subscriptions.second, rest: subscriptions.rest))
+    init(feeds: CollectedFeeds, subscriptions: CollectedSubscriptions) {
+        self.feeds = SessionFeeds(feeds)
+        if let first = subscriptions.first {
+            if subscriptions.second == nil, let disposer = first as? SinkDisposer {
+                disposal = .one(disposer)
+            } else {
+                disposal = .many(OutputSubscriptions(first: first, second: subscriptions.second, rest: subscriptions.rest))
+            }
+        } else {
+            disposal = nil
+        }
+    }
+}
+
+/// The inputs' feeds as a session's build collects them, in order, each as its object (its
+/// subject or feed): the first three kept apart, as `SessionFeeds` keeps them, so a view
+/// model with up to three inputs makes no array per session (one made and freed cost about
+/// 250 instructions a session).
+struct CollectedFeeds {
+    private(set) var first: AnyObject?
+    private(set) var second: AnyObject?
+    private(set) var third: AnyObject?
+    /// Those after the third.
+    private(set) var rest: [AnyObject] = []
+
+    mutating func append(_ feed: WireInputs.Feed) {
+        let object = Self.object(feed)
+        if first == nil {
+            first = object
+        } else if second == nil {
+            second = object
+        } else if third == nil {
+            third = object
+        } else {
+            rest.append(object)
+        }
+    }
+
+    /// The subject of a text or tap input, or the value feed of a value input.
+    private static func object(_ feed: WireInputs.Feed) -> AnyObject {
+        switch feed {
+        case .text(let subject): return subject
+        case .observedText(let feed): return feed
+        case .initialText(let feed): return feed
+        case .tap(let subject): return subject
+        case .limitedTap(let feed): return feed
+        case .value(let feed): return feed
+        }
     }
 }
 

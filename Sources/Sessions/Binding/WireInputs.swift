@@ -32,12 +32,12 @@ public final class WireInputs {
     // Used by the one thread that declares the inputs or builds a session, within that
     // call: no dynamic exclusivity check (six per session).
     @exclusivity(unchecked) private(set) var declarations: [Declaration] = []
-    @exclusivity(unchecked) private(set) var feeds: [Feed] = []
+    @exclusivity(unchecked) private var feeds = CollectedFeeds()
     /// The session's client: its address, and a way to tell it an error.
     public let client: WireClient
     /// False for a session's inputs in a release build: only the debug check that every
     /// session declares the same inputs reads them again (each session's arrays grew three
-    /// times, and `feeds` still has its room made up front).
+    /// times).
     private let recordsDeclarations: Bool
 
     /// Inputs being declared: every declaration is recorded.
@@ -50,8 +50,14 @@ public final class WireInputs {
     init(client: WireClient, count: Int, recordsDeclarations: Bool) {
         self.client = client
         self.recordsDeclarations = recordsDeclarations
-        feeds.reserveCapacity(count)
         if recordsDeclarations { declarations.reserveCapacity(count) }
+    }
+
+    /// The session's feeds, moved out (no retain and release each): the inputs hold none after.
+    func takeFeeds() -> CollectedFeeds {
+        var taken = CollectedFeeds()
+        swap(&taken, &feeds)
+        return taken
     }
 
     private func declare(_ declaration: @autoclosure () -> Declaration, _ feed: Feed) {

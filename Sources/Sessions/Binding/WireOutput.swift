@@ -5,16 +5,17 @@ import RxSwift
 public struct WireOutput<Output> {
     /// The output's name in messages.
     public let name: String
-    /// How each element is written, kept by the view model for its first output's observer.
+    /// How each element is written, kept by the view model for its first two outputs' observers.
     @usableFromInline
     let description: WireOutputDescription
     /// Subscribes the output of one session: each element becomes a message for `sink`,
     /// an error goes to it as a failure; while someone watches the session, every event is
-    /// also recorded by the sink as a marble of this output's lane. `isFirst`: this is the
-    /// view model's first output, whose description the sink knows. Returns the subscription
-    /// as an object (`nil`: nothing to dispose), which the session keeps without a cast.
+    /// also recorded by the sink as a marble of this output's lane. `index`: the output's
+    /// place among the view model's outputs; the sink knows the first two's descriptions.
+    /// Returns the subscription as an object (`nil`: nothing to dispose), which the session
+    /// keeps without a cast.
     @usableFromInline
-    let bind: (_ output: Output, _ sink: SessionOutputSink, _ isFirst: Bool) -> (AnyObject & Disposable)?
+    let bind: (_ output: Output, _ sink: SessionOutputSink, _ index: Int) -> (AnyObject & Disposable)?
 
     /// The output named `name`, read from `stream` of the view model's `Output`: an
     /// `Observable`, a `Driver`, a `Signal`, an `Infallible` of a scalar the server writes
@@ -29,13 +30,19 @@ public struct WireOutput<Output> {
         let description = WireOutputDescription(name: name)
         self.description = description
         let read = Self.reader(stream)
-        bind = { output, sink, isFirst in
+        bind = { output, sink, index in
             let observable = read(output).asObservable()
-            if isFirst {
-                // A closure that captures one object has that object as its context: the first
-                // output is observed without an observer object per session (40 bytes).
+            // A closure that captures one object has that object as its context: the first two
+            // outputs are observed without an observer object per session (40 bytes, and an
+            // allocation of a login session).
+            if index == 0 {
                 return observable.subscribeObject(anyObserver: AnyObserver { [sink] event in
                     sink.firstOutput._withUnsafeGuaranteedRef { sink.deliver(event, of: $0) }
+                })
+            }
+            if index == 1 {
+                return observable.subscribeObject(anyObserver: AnyObserver { [sink] event in
+                    sink.secondOutput._withUnsafeGuaranteedRef { sink.deliver(event, of: $0) }
                 })
             }
             return observable.subscribeObject(anyObserver: WireOutputObserver(description, sink: sink).asObserver())
@@ -154,6 +161,12 @@ class SessionOutputSink {
     @usableFromInline
     final var firstOutput: Unmanaged<WireOutputDescription> {
         .passUnretained(session.endpoint.wire.firstOutput.unsafelyUnwrapped)
+    }
+
+    /// The view model's second output, as `firstOutput`.
+    @usableFromInline
+    final var secondOutput: Unmanaged<WireOutputDescription> {
+        .passUnretained(session.endpoint.wire.secondOutput.unsafelyUnwrapped)
     }
 }
 

@@ -25,6 +25,8 @@ public struct WireViewModel {
     let build: (_ client: WireClient, _ sink: SessionOutputSink) -> SessionGraph
     /// The first output's name and template, which its observer reads from the session.
     let firstOutput: WireOutputDescription?
+    /// The second output's, read likewise by its observer.
+    let secondOutput: WireOutputDescription?
     /// Whether `--record` records its sessions (`notRecorded()` says no).
     var isRecorded = true
     /// Each input's declaration (its kind, whether it is secret), for a recording's header.
@@ -96,6 +98,7 @@ public struct WireViewModel {
         tapLimits = declarations.map(\.limit)
         hasTapLimits = declarations.contains { $0.limit != nil }
         firstOutput = outputs.first?.description
+        secondOutput = outputs.count > 1 ? outputs[1].description : nil
         self.access = access
         secretInputs = declarations.map(\.secret)
         inputDeclarations = declarations
@@ -110,12 +113,12 @@ public struct WireViewModel {
             assert(wire.declarations == declarations, "the input closure of \(name) must declare the same inputs every time")
             var subscriptions = CollectedSubscriptions()
             bindAll(output, sink, &subscriptions)
-            return SessionGraph(feeds: wire.feeds, subscriptions: subscriptions)
+            return SessionGraph(feeds: wire.takeFeeds(), subscriptions: subscriptions)
         }
     }
 
     /// One closure that subscribes every output in order, each to its `bind`, and collects the
-    /// subscriptions; the first output is the one whose description the session keeps. Made
+    /// subscriptions; the first two are those whose descriptions the session finds. Made
     /// once per view model: a session's build then walks no array of `WireOutput<Output>`,
     /// which in this unspecialised code looked up the metadata of the array and its elements
     /// and copied each output through generic value witnesses.
@@ -126,7 +129,7 @@ public struct WireViewModel {
             let bind = output.bind
             let rest = bindAll
             bindAll = { output, sink, subscriptions in
-                if let subscription = bind(output, sink, index == 0) {
+                if let subscription = bind(output, sink, index) {
                     subscriptions.append(subscription)
                 }
                 rest(output, sink, &subscriptions)

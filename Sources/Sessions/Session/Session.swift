@@ -121,7 +121,7 @@ class Session: SessionOutputSink, @unchecked Sendable {  // mutable state is tou
             disposal?.dispose()
             return
         }
-        feeds = SessionFeeds(graph.feeds)
+        feeds = graph.feeds
         state = .open(disposal)
         if endpoint.logsDebug { logger.debug("session opened", metadata: ["session": "\(id)", "viewModel": "\(wire.name)"]) }
     }

@@ -23,14 +23,14 @@ struct SessionFeeds {
         init(_ objects: [AnyObject]) { self.objects = objects }
     }
 
-    static var none: SessionFeeds { SessionFeeds([]) }
+    static var none: SessionFeeds { SessionFeeds(CollectedFeeds()) }
 
-    init(_ feeds: [WireInputs.Feed]) {
-        // Straight from the feeds: an array of their objects first cost each open an
+    init(_ feeds: consuming CollectedFeeds) {
+        // Straight from the feeds' objects: an array of them first cost each open an
         // allocation and its retains and releases.
-        func at(_ index: Int) -> AnyObject? { index < feeds.count ? Self.object(feeds[index]) : nil }
-        (first, second) = (at(0), at(1))
-        third = feeds.count > 3 ? FeedList(feeds[2...].map(Self.object)) : at(2)
+        (first, second) = (feeds.first, feeds.second)
+        // More than three: the third slot holds a list of the third and later ones.
+        third = feeds.rest.isEmpty ? feeds.third : FeedList([feeds.third].compactMap { $0 } + feeds.rest)
     }
 
     /// Input `index`'s object, where `index` is 2 or more: the third slot's, or one of its list's.
@@ -39,18 +39,6 @@ struct SessionFeeds {
         guard type(of: third) == FeedList.self else { return index == 2 ? third : nil }
         let objects = unsafeDowncast(third, to: FeedList.self).objects
         return objects.indices.contains(index - 2) ? objects[index - 2] : nil
-    }
-
-    /// The subject of a text or tap input, or the value feed of a value input.
-    private static func object(_ feed: WireInputs.Feed) -> AnyObject {
-        switch feed {
-        case .text(let subject): return subject
-        case .observedText(let feed): return feed
-        case .initialText(let feed): return feed
-        case .tap(let subject): return subject
-        case .limitedTap(let feed): return feed
-        case .value(let feed): return feed
-        }
     }
 
     /// Sends `payload` to input `index`'s subject `object`, calling `accepted` just before; returns
