@@ -13,6 +13,9 @@ static inline int rxlive_accept_nonblocking(int fd) {
     return accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 }
 
+/* timerfd: the loop's timed tasks wake it at a nanosecond instant (LoopInstantTimer). */
+#include <sys/timerfd.h>
+
 #include <sys/syscall.h>
 #include <unistd.h>
 

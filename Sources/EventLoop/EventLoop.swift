@@ -67,7 +67,7 @@ public final class EventLoop: @unchecked Sendable {
         cork.initialize(to: CorkBuffer())
         deadlines = ConnectionDeadlines(loop: uvLoop)
         heapTrimmer = HeapTrimmer(loop: uvLoop)
-        timers = LoopTimerQueue(loop: uvLoop)
+        timers = try LoopTimerQueue(loop: uvLoop)
         wakeUp = try WakeUpHandle(loop: self)
     }
 

@@ -10,7 +10,7 @@ import CLibUV
 open class LoopTimerTask: @unchecked Sendable {
     /// The task's index in the queue's heap; -1 while not scheduled.
     @exclusivity(unchecked) var heapIndex = -1
-    /// The loop time (milliseconds) the task is due at.
+    /// The instant (`uv_hrtime`, nanoseconds) the task is due at.
     @exclusivity(unchecked) var due: UInt64 = 0
     /// The order it was scheduled in: of tasks due at the same time, the first scheduled runs
     /// first, as libuv runs its timers.
@@ -34,43 +34,43 @@ extension LoopTimerTask: IndexedHeapEntry {
     }
 }
 
-/// The loop's timed tasks, a min-heap by due time (then by order) on one libuv timer armed
-/// for the earliest: the timers of Rx's delays and timeouts cost a heap slot each, not a
-/// `uv_timer_t` opened and closed. Loop thread only.
+/// The loop's timed tasks, a min-heap by due time (then by order) on one timerfd armed for
+/// the earliest (`LoopInstantTimer`): the timers of Rx's delays and timeouts cost a heap slot
+/// each, not a timer handle opened and closed, and end when due, not at a millisecond's end.
+/// Loop thread only.
 final class LoopTimerQueue {
     /// Retained while scheduled; the vars go unchecked for exclusivity as in
     /// `ConnectionDeadlines` (loop thread only, never borrowed across a callout).
     @exclusivity(unchecked) private var heap = IndexedMinHeap<LoopTimerTask>()
-    private let timer: LoopOwnTimer
+    private let timer: LoopInstantTimer
     @exclusivity(unchecked) private var isClosed = false
     /// The due time the timer is armed for (`.max` when it is not).
     @exclusivity(unchecked) private var armedFor = UInt64.max
     @exclusivity(unchecked) private var nextOrder: UInt64 = 0
     /// While `fire()` runs its due tasks: tasks they schedule wait for its one `arm()` at the end.
     @exclusivity(unchecked) private var isFiring = false
-    private let uvLoop: UnsafeMutablePointer<uv_loop_t>
+    /// The instant `fire()` took as now: a task scheduled with no delay while firing is due then.
+    @exclusivity(unchecked) private var firingAt: UInt64 = 0
 
-    init(loop: UnsafeMutablePointer<uv_loop_t>) {
-        uvLoop = loop
-        timer = LoopOwnTimer(loop: loop)
-        timer.setOwner(self)
+    init(loop: UnsafeMutablePointer<uv_loop_t>) throws {
+        timer = try LoopInstantTimer(loop: loop)
+        timer.start(owner: self, timerQueueDidFire)
     }
 
     /// Tasks waiting.
     var count: Int { heap.count }
 
-    /// Schedules `task` (not scheduled yet) for `nanoseconds` from now: due at the first loop
-    /// millisecond at or after that instant (`uv_hrtime`), so it never fires early, as a
-    /// `uv_timer_t` started `delay` after the loop time cached when the turn began can. No delay
-    /// is due at once (from a firing task: in the same pass). Returns false, leaving the task
-    /// unscheduled, once the loop stops.
+    /// Schedules `task` (not scheduled yet) for `nanoseconds` from now (`uv_hrtime`): it fires
+    /// in the loop's first turn after that instant, never before. No delay is due at once
+    /// (from a firing task: in the same pass).
+    /// Returns false, leaving the task unscheduled, once the loop stops.
     func schedule(_ task: LoopTimerTask, afterNanoseconds nanoseconds: Int64) -> Bool {
         guard !isClosed, task.heapIndex < 0 else { return false }
         if nanoseconds <= 0 {
-            task.due = uv_now(uvLoop)
+            task.due = isFiring ? firingAt : uv_hrtime()
         } else {
             let (instant, overflow) = uv_hrtime().addingReportingOverflow(UInt64(nanoseconds))
-            task.due = overflow ? .max : instant / 1_000_000 + (instant % 1_000_000 > 0 ? 1 : 0)
+            task.due = overflow ? .max : instant
         }
         task.order = nextOrder
         nextOrder += 1
@@ -96,8 +96,12 @@ final class LoopTimerQueue {
         for task in dropped { task.timerDropped() }
     }
 
+    /// Nanoseconds until the timer wakes the loop, from the kernel; nil when it is not armed.
+    var remainingNanoseconds: UInt64? { timer.remainingNanoseconds }
+
     fileprivate func fire() {
-        let now = uv_now(uvLoop)
+        let now = uv_hrtime()
+        firingAt = now
         armedFor = .max
         isFiring = true
         // Fires what is due, in order; a task scheduled meanwhile that is due runs in this
@@ -107,17 +111,18 @@ final class LoopTimerQueue {
             first.timerFired()
         }
         isFiring = false
-        if !heap.isEmpty { arm() }
+        // Either call clears the expiry, which the poll would otherwise report every turn.
+        if heap.isEmpty { timer.disarm() } else { arm() }
     }
 
+    /// Arms the timer for the earliest task.
     private func arm() {
         guard !isClosed, let first = heap.first else { return }
-        let now = uv_now(uvLoop)
         armedFor = first.due
-        timer.start(after: first.due > now ? first.due - now : 0, timerQueueDidFire)
+        timer.arm(at: first.due)
     }
 }
 
-private func timerQueueDidFire(_ timer: UnsafeMutablePointer<uv_timer_t>?) {
-    LoopOwnTimer.owner(of: timer, as: LoopTimerQueue.self)?.fire()
+private func timerQueueDidFire(_ poll: UnsafeMutablePointer<uv_poll_t>?, _ status: Int32, _ events: Int32) {
+    LoopInstantTimer.owner(of: poll, as: LoopTimerQueue.self)?.fire()
 }

@@ -1,3 +1,4 @@
+import CLibUV
 @testable import EventLoop
 import Foundation
 import NetworkTestSupport
@@ -146,6 +147,32 @@ final class LoopTimerQueueTests: XCTestCase {
         }
         XCTAssertTrue(eventually { fired.withLock { $0 } == rounds })
         XCTAssertEqual(early.withLock { $0 }, [])
+        XCTAssertTrue(thread.stop())
+    }
+
+    /// The shared timer is armed for the earliest task's own instant, to the nanosecond, not
+    /// the end of a millisecond; after the last task fires it is disarmed.
+    func testTheTimerIsArmedForTheEarliestTasksInstant() throws {
+        let thread = try LoopThread()
+        let record = Locked<[String]>([])
+        try thread.sync {
+            let queue = thread.loop.timers
+            XCTAssertNil(queue.remainingNanoseconds, "nothing scheduled, nothing armed")
+            let delay: Int64 = 200_500_000
+            let scheduledAfter = uv_hrtime()
+            thread.loop.schedule(TaggedTask(1, record: record), afterNanoseconds: delay)
+            let scheduledBefore = uv_hrtime()
+            thread.loop.schedule(TaggedTask(2, record: record), afterNanoseconds: delay + 300_000_000)
+            let before = uv_hrtime()
+            let remaining = try XCTUnwrap(queue.remainingNanoseconds)
+            let after = uv_hrtime()
+            // Armed at before + remaining ... after + remaining, for a due instant made between
+            // scheduledAfter + delay and scheduledBefore + delay.
+            XCTAssertLessThanOrEqual(scheduledAfter + UInt64(delay), after + remaining)
+            XCTAssertGreaterThanOrEqual(scheduledBefore + UInt64(delay), before + remaining)
+        }
+        XCTAssertTrue(eventually { record.withLock { $0 } == ["fired 1", "fired 2"] })
+        XCTAssertNil(try thread.sync { thread.loop.timers.remainingNanoseconds }, "disarmed once empty")
         XCTAssertTrue(thread.stop())
     }
 
