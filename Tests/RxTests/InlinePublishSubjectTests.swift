@@ -84,6 +84,36 @@ final class InlinePublishSubjectTests: RxTestCase {
         XCTAssertEqual(freed, 3)
     }
 
+    /// The second observer's subscription is one object, an `InlinePublishSubject` of its own
+    /// (the link); a third goes to a `PublishSubject`, and so do observers that come and go
+    /// after them (as `retry` resubscribes), so no link is made for each.
+    func testTheSecondObserverIsKeptInALinkAndLaterOnesInAPublishSubject() throws {
+        let subject = InlinePublishSubject<Int>()
+        let recorders = (0..<4).map { _ in Recorder() }
+        let first = try XCTUnwrap(subject.subscribeHandler(recorders[0].on))
+        let second = try XCTUnwrap(subject.subscribeHandler(recorders[1].on))
+        XCTAssertTrue(second is InlinePublishSubject<Int>, "the second observer's subscription is its link")
+        XCTAssertFalse(second === subject)
+        let third = try XCTUnwrap(subject.subscribeHandler(recorders[2].on))
+        XCTAssertFalse(third is InlinePublishSubject<Int>, "a third observer goes to a PublishSubject")
+        for _ in 0..<3 {
+            let passing = try XCTUnwrap(subject.subscribeHandler(recorders[3].on))
+            XCTAssertFalse(passing is InlinePublishSubject<Int>, "no link for an observer that comes and goes")
+            subject.onNext(9)
+            passing.dispose()
+        }
+        subject.onNext(1)
+        second.dispose()
+        subject.onNext(2)
+        subject.onCompleted()
+        first.dispose()
+        third.dispose()
+        XCTAssertEqual(recorders[0].events, ["9", "9", "9", "1", "2", "completed"])
+        XCTAssertEqual(recorders[1].events, ["9", "9", "9", "1"])
+        XCTAssertEqual(recorders[2].events, ["9", "9", "9", "1", "2", "completed"])
+        XCTAssertEqual(recorders[3].events, ["9", "9", "9"])
+    }
+
     func testARepeatedDisposeOfTheFirstSubscriptionLeavesLaterObservers() {
         let subject = InlinePublishSubject<Int>()
         var seen: [Int] = []

@@ -12,10 +12,14 @@ import Darwin
 /// `PublishSubject` and its subscription are two: 40 bytes in a 48-byte malloc block against
 /// two 48-byte blocks (`InlinePublishSubjectTests`).
 ///
-/// Later observers go to a `PublishSubject` made for them (`others`), which gets every event
-/// after the first observer and, from a terminal event on, tells late subscribers how the
-/// subject ended. The inline place is used once, so a repeated `dispose()` of the first
-/// subscription never unsubscribes a later observer. `dispose()` being that subscription's,
+/// The second observer goes to a second `InlinePublishSubject` made for it (the link), whose
+/// own later observers go to a `PublishSubject`: a login's text input, which the example's
+/// `combineLatest` observes twice, takes one object more where a `PublishSubject` and its
+/// subscription took two. Later observers get every event after the first one, in the order
+/// they subscribed; from a terminal event on, a `PublishSubject` at the end tells late
+/// subscribers how the subject ended. Each inline place is used once, so a repeated
+/// `dispose()` of its subscription never unsubscribes a later observer, and resubscribing
+/// observers (`retry`) come and go in the `PublishSubject`, not in new links. `dispose()` being that subscription's,
 /// the subject as a whole is not disposable: a type for the library's own modules
 /// (`package`), not public API.
 ///
@@ -23,10 +27,12 @@ import Darwin
 /// subjects (a session disposes its graph when it closes).
 @usableFromInline
 package final class InlinePublishSubject<Element>: Observable<Element>, ObserverType, Disposable {
-    /// One word for the lock, a flag and the later observers: bit 0 is the lock, bit 1 says
-    /// the inline place was given, and the rest is the address of `others` (set once,
-    /// retained by the word until `deinit`; objects are 16-byte aligned) or 0. A `Mutex`
-    /// and the flag took a word and the reference another: 48 bytes, a 64-byte block.
+    /// One word for the lock, three flags and the later observers: bit 0 is the lock, bit 1
+    /// says the inline place was given, bit 2 that the later observers' subject is a link (an
+    /// `InlinePublishSubject`, else a `PublishSubject`), bit 3 that this subject is a link
+    /// itself, and the rest is that subject's address (set once, retained by the word until
+    /// `deinit`; objects are 16-byte aligned) or 0. A `Mutex` and the flag took a word and
+    /// the reference another: 48 bytes, a 64-byte block.
     @usableFromInline
     let word = Atomic<UInt>(0)
     /// The first observer while it is subscribed and the subject has not ended. Guarded by
@@ -39,11 +45,24 @@ package final class InlinePublishSubject<Element>: Observable<Element>, Observer
     @usableFromInline
     static var firstTakenBit: UInt { 2 }
     @usableFromInline
-    static var flagBits: UInt { 3 }
+    static var linkBit: UInt { 4 }
+    /// Set in a link's own word: its later observers go to a `PublishSubject`, never to a
+    /// link of its own.
+    @usableFromInline
+    static var isLinkBit: UInt { 8 }
+    @usableFromInline
+    static var flagBits: UInt { 15 }
 
     /// A subject with no observers.
     @inlinable
     package override init() {
+        super.init()
+    }
+
+    /// A link: the second observer's place of a subject.
+    @inlinable
+    init(asLink: Void) {
+        word.store(Self.isLinkBit, ordering: .relaxed)
         super.init()
     }
 
@@ -72,25 +91,28 @@ package final class InlinePublishSubject<Element>: Observable<Element>, Observer
         word.store(value, ordering: .releasing)
     }
 
-    /// The later observers' subject that the word `value` holds, if any. Set once and kept
-    /// until `deinit`, so it may be used after the lock is released.
+    /// The link the word `value` holds, if it holds one. Set once and kept until `deinit`, so
+    /// it may be used after the lock is released.
+    @inlinable
+    static func link(in value: UInt) -> InlinePublishSubject<Element>? {
+        guard value & linkBit != 0, let address = UnsafeRawPointer(bitPattern: value & ~flagBits) else { return nil }
+        return Unmanaged<InlinePublishSubject<Element>>.fromOpaque(address).takeUnretainedValue()
+    }
+
+    /// The `PublishSubject` the word `value` holds, if it holds one (as `link(in:)`).
     @inlinable
     static func others(in value: UInt) -> PublishSubject<Element>? {
-        guard let address = UnsafeRawPointer(bitPattern: value & ~flagBits) else { return nil }
+        guard value & linkBit == 0, let address = UnsafeRawPointer(bitPattern: value & ~flagBits) else { return nil }
         return Unmanaged<PublishSubject<Element>>.fromOpaque(address).takeUnretainedValue()
     }
 
-    /// The later observers' subject, made and put in `value` if there is none yet (called
-    /// holding the lock). Inlined into the specialised callers: made in unspecialised code,
-    /// the subject's type would be looked up each time.
+    /// Puts `made` in `value` as the later observers' subject (called holding the lock, with
+    /// none there yet), marking the inline place given.
     @inlinable
-    func makeOthers(_ value: inout UInt) -> PublishSubject<Element> {
-        if let others = Self.others(in: value) { return others }
-        let made = PublishSubject<Element>()
+    static func keep(_ made: AnyObject, asLink: Bool, in value: inout UInt) {
         let address = UInt(bitPattern: Unmanaged.passRetained(made).toOpaque())
-        assert(address & Self.flagBits == 0, "an object's address has free low bits")
-        value = address | Self.firstTakenBit
-        return made
+        assert(address & flagBits == 0, "an object's address has free low bits")
+        value = address | (value & isLinkBit) | firstTakenBit | (asLink ? linkBit : 0)
     }
 
     /// Sends `event` to the current observers.
@@ -100,17 +122,25 @@ package final class InlinePublishSubject<Element>: Observable<Element>, Observer
         case .next:
             deliverNext(event)
         case .error, .completed:
-            // The first observer is let go; `others` keeps the ending for late subscribers.
+            // The first observer is let go; the link passes the ending on, and the
+            // `PublishSubject` at the end keeps it for late subscribers (made here if none is).
             var value = lock()
             let handler = first
             first = nil
-            let others = makeOthers(&value)
+            let link = Self.link(in: value)
+            var others = Self.others(in: value)
+            if link == nil && others == nil {
+                let made = PublishSubject<Element>()
+                Self.keep(made, asLink: false, in: &value)
+                others = made
+            }
             unlock(value)
             if let handler {
                 Resources.add(-1)
                 handler(event)
             }
-            others.on(event)
+            link?.on(event)
+            others?.on(event)
         }
     }
 
@@ -130,7 +160,12 @@ package final class InlinePublishSubject<Element>: Observable<Element>, Observer
         let handler = first
         unlock(value)
         if let handler = consume handler { handler(event) }
-        Self.others(in: value)?.on(event)
+        guard value & ~Self.flagBits != 0 else { return }
+        if let link = Self.link(in: value) {
+            link.on(event)
+        } else {
+            Self.others(in: value)?.on(event)
+        }
     }
 
     /// Subscribes `observer` to the events sent from now on (also what `subscribeErased`
@@ -145,8 +180,9 @@ package final class InlinePublishSubject<Element>: Observable<Element>, Observer
         subscribeHandler(observer.observer)
     }
 
-    /// The subscription: the subject itself for the first observer, else one to `others`
-    /// (`nil` when that subject had already ended and told the handler so).
+    /// The subscription: the subject itself for the first observer, the link for the second
+    /// (made for it), else one to the link's `PublishSubject` (`nil` when the subject had
+    /// already ended and told the handler so).
     @inlinable
     func subscribeHandler(_ handler: @escaping (Event<Element>) -> Void) -> (AnyObject & Disposable)? {
         var value = lock()
@@ -156,9 +192,22 @@ package final class InlinePublishSubject<Element>: Observable<Element>, Observer
             Resources.add(1)
             return self
         }
-        let others = makeOthers(&value)
+        var link = Self.link(in: value)
+        var others = Self.others(in: value)
+        if link == nil && others == nil {
+            if value & Self.isLinkBit == 0 {
+                let made = InlinePublishSubject<Element>(asLink: ())
+                Self.keep(made, asLink: true, in: &value)
+                link = made
+            } else {
+                let made = PublishSubject<Element>()
+                Self.keep(made, asLink: false, in: &value)
+                others = made
+            }
+        }
         unlock(value)
-        return others.subscribeHandler(handler)
+        if let link { return link.subscribeHandler(handler) }
+        return others?.subscribeHandler(handler)
     }
 
     /// Unsubscribes the first observer: the subscription it was given is the subject.
