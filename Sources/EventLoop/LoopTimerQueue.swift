@@ -62,8 +62,8 @@ final class LoopTimerQueue {
 
     /// Schedules `task` (not scheduled yet) for `nanoseconds` from now (`uv_hrtime`): it fires
     /// in the loop's first turn after that instant, never before. No delay is due at once
-    /// (from a firing task: in the same pass).
-    /// Returns false, leaving the task unscheduled, once the loop stops.
+    /// (from a firing task: in the same pass). Returns false, leaving the task unscheduled,
+    /// once the loop stops.
     func schedule(_ task: LoopTimerTask, afterNanoseconds nanoseconds: Int64) -> Bool {
         guard !isClosed, task.heapIndex < 0 else { return false }
         if nanoseconds <= 0 {

@@ -19,9 +19,9 @@ import Darwin
 /// they subscribed; from a terminal event on, a `PublishSubject` at the end tells late
 /// subscribers how the subject ended. Each inline place is used once, so a repeated
 /// `dispose()` of its subscription never unsubscribes a later observer, and resubscribing
-/// observers (`retry`) come and go in the `PublishSubject`, not in new links. `dispose()` being that subscription's,
-/// the subject as a whole is not disposable: a type for the library's own modules
-/// (`package`), not public API.
+/// observers (`retry`) come and go in the `PublishSubject`, not in new links. `dispose()`
+/// being the first subscription's, the subject as a whole is not disposable: a type for the
+/// library's own modules (`package`), not public API.
 ///
 /// The first subscription holds the subject, so a graph that is never disposed keeps its
 /// subjects (a session disposes its graph when it closes).
@@ -115,6 +115,16 @@ package final class InlinePublishSubject<Element>: Observable<Element>, Observer
         value = address | (value & isLinkBit) | firstTakenBit | (asLink ? linkBit : 0)
     }
 
+    /// A `PublishSubject` made and kept in `value` for the later observers (as `keep`).
+    /// Inlined into the specialised callers: made in unspecialised code, its type would be
+    /// looked up each time.
+    @inlinable
+    static func keepPublishSubject(in value: inout UInt) -> PublishSubject<Element> {
+        let made = PublishSubject<Element>()
+        keep(made, asLink: false, in: &value)
+        return made
+    }
+
     /// Sends `event` to the current observers.
     @inlinable
     package func on(_ event: Event<Element>) {
@@ -129,11 +139,7 @@ package final class InlinePublishSubject<Element>: Observable<Element>, Observer
             first = nil
             let link = Self.link(in: value)
             var others = Self.others(in: value)
-            if link == nil && others == nil {
-                let made = PublishSubject<Element>()
-                Self.keep(made, asLink: false, in: &value)
-                others = made
-            }
+            if link == nil && others == nil { others = Self.keepPublishSubject(in: &value) }
             unlock(value)
             if let handler {
                 Resources.add(-1)
@@ -200,9 +206,7 @@ package final class InlinePublishSubject<Element>: Observable<Element>, Observer
                 Self.keep(made, asLink: true, in: &value)
                 link = made
             } else {
-                let made = PublishSubject<Element>()
-                Self.keep(made, asLink: false, in: &value)
-                others = made
+                others = Self.keepPublishSubject(in: &value)
             }
         }
         unlock(value)
