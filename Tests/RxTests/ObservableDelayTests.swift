@@ -103,4 +103,99 @@ final class ObservableDelayTests: RxTestCase {
         XCTAssertEqual(values, [1, 2, 3])
         XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(start), 0.045)
     }
+    /// On the real clock (a scheduler with a thread) a drain also sends the events already due
+    /// when it has sent its first, and reschedules only for one still to come, for the rest of
+    /// its delay.
+    func testDelayOnTheRealClockSendsEventsAlreadyDueInTheSameDrain() throws {
+        let host = ManualClockHost()
+        let source = PublishSubject<Int>()
+        var events: [Event<Int>] = []
+        let subscription = source.delay(.milliseconds(1), scheduler: host).subscribe { events.append($0) }
+        defer { subscription.dispose() }
+        source.onNext(1)
+        host.now = host.at(0.000_1)
+        source.onNext(2)
+        host.now = host.at(0.000_3)
+        source.onNext(3)
+        host.now = host.at(0.000_4)
+        source.onCompleted()
+        XCTAssertEqual(host.pending.map(\.dueTime), [.milliseconds(1)])
+
+        // 1 and 2 are due, 3 is due at 1.3 ms: 50 µs after the drain.
+        host.now = host.at(0.001_25)
+        host.runFirst()
+        XCTAssertEqual(events.map(\.element), [1, 2])
+        let rest = try XCTUnwrap(host.pending.first?.dueTime)
+        guard case .nanoseconds(let nanoseconds) = rest else { return XCTFail("rescheduled for \(rest)") }
+        XCTAssertEqual(Double(nanoseconds), 50_000, accuracy: 1)
+        XCTAssertEqual(host.pending.count, 1)
+
+        host.now = host.at(0.001_5)
+        host.runFirst()
+        XCTAssertEqual(events.map(\.element), [1, 2, 3, nil])
+        XCTAssertTrue(events.last?.isCompleted ?? false)
+        XCTAssertTrue(host.pending.isEmpty)
+    }
+
+    /// An observer that disposes the subscription on an element stops the drain: the events
+    /// already due after it are not sent, and nothing is rescheduled.
+    func testDelayOnTheRealClockStopsTheDrainWhenDisposedByAnElement() {
+        let host = ManualClockHost()
+        let source = PublishSubject<Int>()
+        var elements: [Int] = []
+        let subscription = SingleAssignmentDisposable()
+        subscription.setDisposable(source.delay(.milliseconds(1), scheduler: host).subscribe(onNext: { element in
+            elements.append(element)
+            subscription.dispose()
+        }))
+        source.onNext(1)
+        source.onNext(2)
+        source.onCompleted()
+        host.now = host.at(0.002)
+        host.runFirst()
+        XCTAssertEqual(elements, [1])
+        XCTAssertTrue(host.pending.isEmpty)
+        XCTAssertFalse(source.hasObservers)
+    }
+
+    /// `MainScheduler` on a virtual time host keeps RxSwift's one event a drain, a tick apart.
+    func testDelayOnTheMainSchedulerHostedOnVirtualTimeSendsOneEventPerDrain() {
+        let scheduler = TestScheduler(initialClock: 0)
+        MainScheduler.setHost(scheduler)
+        defer { MainScheduler.resetHost() }
+        let res = scheduler.start { Observable.of(1, 2, 3).delay(.seconds(5), scheduler: MainScheduler.instance) }
+        XCTAssertEqual(res.events, [.next(205, 1), .next(206, 2), .next(207, 3), .completed(208)])
+    }
+}
+
+/// A scheduler with a thread (a `MainSchedulerHost`, so on the real clock as operators see
+/// it) whose clock and timed work the test drives by hand.
+// @unchecked Sendable: used on the test's thread alone.
+private final class ManualClockHost: MainSchedulerHost, @unchecked Sendable {
+    private let start = Date(timeIntervalSinceReferenceDate: 1_000)
+    lazy var now: RxTime = start
+    var isOnHostThread: Bool { true }
+    /// Timed work not yet run, in the order it was scheduled.
+    private(set) var pending: [(dueTime: RxTimeInterval, run: () -> Void)] = []
+
+    /// `seconds` after the clock's start.
+    func at(_ seconds: Double) -> RxTime { start.addingTimeInterval(seconds) }
+
+    func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
+        action(state)
+    }
+
+    func scheduleRelative<StateType>(_ state: StateType, dueTime: RxTimeInterval,
+                                     action: @escaping (StateType) -> Disposable) -> Disposable {
+        let result = SingleAssignmentDisposable()
+        pending.append((dueTime, {
+            if !result.isDisposed { result.setDisposable(action(state)) }
+        }))
+        return result
+    }
+
+    /// Runs the oldest timed work.
+    func runFirst() {
+        pending.removeFirst().run()
+    }
 }

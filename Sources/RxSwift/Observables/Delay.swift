@@ -187,22 +187,33 @@ final class DelaySink<Observer: ObserverType, Waiting: LatestElementSlot>: Sink<
     }
 
     /// The first step of a drain sends the oldest event; the next one schedules the drain
-    /// of the event after it.
+    /// of the event after it. On the real clock an event already due is sent by the same
+    /// drain (`SchedulerClock`): RxSwift schedules its drain at no delay, whose turn among
+    /// other due work nothing orders. On virtual time that drain runs a tick later, as
+    /// RxSwift's, and so does the event.
     @inlinable
     func nextStep(sentOne: Bool) -> DrainStep {
         lock.performLocked {
             if let sourceError {
                 return .fail(sourceError)
             }
-            if !sentOne, let waiting = oldest.element {
-                dequeue()
-                return .forward(waiting.event)
+            if let waiting = oldest.element {
+                if !sentOne {
+                    dequeue()
+                    return .forward(waiting.event)
+                }
+                running = false
+                // Disposed by the event just sent: no drain to schedule.
+                if isDisposed { return .stop }
+                let wait = dueTime.rxSeconds - scheduler.now.timeIntervalSince(waiting.arrived)
+                if wait <= 0 && SchedulerClock.isReal(scheduler) {
+                    running = true
+                    dequeue()
+                    return .forward(waiting.event)
+                }
+                return .reschedule(after: max(0, wait))
             }
             running = false
-            if let waiting = oldest.element {
-                let waited = scheduler.now.timeIntervalSince(waiting.arrived)
-                return .reschedule(after: max(0, dueTime.rxSeconds - waited))
-            }
             active = false
             return .stop
         }

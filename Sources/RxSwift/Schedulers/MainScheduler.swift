@@ -90,6 +90,10 @@ public final class MainScheduler: SerialDispatchQueueScheduler, @unchecked Senda
         MainThreadHost.current.now
     }
 
+    override var runsOnRealClock: Bool {
+        MainThreadHost.currentRunsOnRealClock
+    }
+
     override func scheduleInternal<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
         let host = MainThreadHost.current
         let pending = ownPending ?? host.pending
@@ -122,6 +126,10 @@ private final class MainAsyncScheduler: SerialDispatchQueueScheduler, @unchecked
         MainThreadHost.current.now
     }
 
+    override var runsOnRealClock: Bool {
+        MainThreadHost.currentRunsOnRealClock
+    }
+
     override func scheduleInternal<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
         MainThreadHost.current.enqueue(state, countedIn: nil, action: action)
     }
@@ -148,6 +156,8 @@ final class MainThreadHost: @unchecked Sendable {
     /// scheduled).
     private let hostObject: (any SchedulerType & AnyObject)?
     private let threadOwner: (any MainSchedulerHost)?
+    /// Whether the host keeps the real clock (`SchedulerClock`): `DispatchQueue.main` without one.
+    let runsOnRealClock: Bool
     /// Work of `MainScheduler.instance` queued on this host or running inline, not finished.
     let pending = PendingMainWork()
     private let mainQueue = DispatchQueueConfiguration(queue: DispatchQueue.main, leeway: .nanoseconds(0))
@@ -160,6 +170,7 @@ final class MainThreadHost: @unchecked Sendable {
             hostObject = nil
         }
         threadOwner = host as? any MainSchedulerHost
+        runsOnRealClock = host.map(SchedulerClock.isReal) ?? true
     }
 
     /// `host` itself when it is an object, else an object holding it (the existential opened).
@@ -176,6 +187,10 @@ final class MainThreadHost: @unchecked Sendable {
 
     /// The host installed now.
     static var current: MainThreadHost { slot.withLock { $0 } }
+
+    /// Whether the host installed now keeps the real clock: read under the lock, with no
+    /// retain of the host as `current` makes.
+    static var currentRunsOnRealClock: Bool { slot.withLock { $0.runsOnRealClock } }
 
     static func install(_ host: MainThreadHost) {
         slot.withLock { $0 = host }

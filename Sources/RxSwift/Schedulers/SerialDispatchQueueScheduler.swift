@@ -43,6 +43,10 @@ public class SerialDispatchQueueScheduler: SchedulerType, @unchecked Sendable {
     /// The current time.
     public var now: RxTime { Date() }
 
+    /// A dispatch queue keeps the real clock; the main schedulers ask their host
+    /// (`SchedulerClock`).
+    var runsOnRealClock: Bool { true }
+
     /// Schedules `action` on the queue.
     public final func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
         scheduleInternal(state, action: action)
