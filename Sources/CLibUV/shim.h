@@ -5,14 +5,6 @@
 #include <malloc.h>
 #include <sys/socket.h>
 
-/* accept4 is a GNU extension the Glibc module does not show: one call accepts a peer
- * non-blocking and close-on-exec (accept plus fcntl would be two). */
-extern int accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);
-
-static inline int rxlive_accept_nonblocking(int fd) {
-    return accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-}
-
 /* timerfd: the loop's timed tasks wake it at a nanosecond instant (LoopInstantTimer). */
 #include <sys/timerfd.h>
 
@@ -24,5 +16,11 @@ static inline int rxlive_accept_nonblocking(int fd) {
  * pthread_cancel), so nothing is lost. Returns -1 and sets errno on failure, as write does. */
 static inline long rxlive_write(int fd, const void *bytes, unsigned long count) {
     return syscall(SYS_write, fd, bytes, count);
+}
+
+/* accept4(2) as the bare system call, for the same reason: one call accepts a peer
+ * non-blocking and close-on-exec (accept plus fcntl would be two). */
+static inline int rxlive_accept_nonblocking(int fd) {
+    return (int)syscall(SYS_accept4, fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 }
 #endif

@@ -223,9 +223,9 @@ public final class TCPConnection: LoopHandle {
     }
 
     /// `write(2)` to the socket, as `uv_try_write` does for one buffer without its checks,
-    /// which hold here: nothing is in flight or queued, and the output is open. Returns the
-    /// bytes taken; 0 for EAGAIN or an error (what is left is queued, and the `uv_write` after
-    /// the queue's own try reports the error).
+    /// which hold here: nothing is in flight, nothing queued goes before `bytes`, and the
+    /// output is open. Returns the bytes taken; 0 for EAGAIN or an error (what is left is
+    /// queued, and the `uv_write` after the queue's own try reports the error).
     func writeDirectly(_ bytes: UnsafeRawBufferPointer) -> Int {
         var descriptor = uv_os_fd_t()
         guard uv_fileno(uvHandle, &descriptor) == 0 else { return 0 }
@@ -239,7 +239,9 @@ public final class TCPConnection: LoopHandle {
     /// Writes synchronously what the socket takes. It tells the delegate nothing, so it never
     /// runs the delegate's code inside the delegate's own `flush()`.
     private func writeNow() {
-        output.writeNow(to: stream, buffers: loop.writeBuffers, pool: loop.chunkPool)
+        // `flush()` calls this only while no write is in flight: a lone chunk may go straight
+        // to the socket (`writeDirectly`), as `uv_try_write` would send it, with fewer calls.
+        output.writeNow(to: stream, buffers: loop.writeBuffers, pool: loop.chunkPool, writeSole: writeDirectly)
         // The caller sees the flag (a paused HTTP pipeline checks it after each answer); the
         // delegate is told after the next write callback.
         if output.resumeIfDrained() { moveReading(.outputChanged) }

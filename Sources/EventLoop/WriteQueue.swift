@@ -107,14 +107,15 @@ struct WriteQueue {
     }
 
     /// Writes queued chunks synchronously while the socket takes them; what it took goes back
-    /// to the pool (a partly written chunk keeps its rest).
+    /// to the pool (a partly written chunk keeps its rest). Only while no `uv_write` is in
+    /// flight: a lone chunk goes to `writeSole` (the connection's `write(2)`, which then
+    /// cannot overtake one), the others to `uv_try_write`.
     mutating func writeNow(to stream: UnsafeMutablePointer<uv_stream_t>, buffers: UnsafeMutablePointer<uv_buf_t>,
-                           pool: OutputChunkPool) {
+                           pool: OutputChunkPool, writeSole: (UnsafeRawBufferPointer) -> Int) {
         // A lone chunk, the common case (one frame), is written from its place in the list,
         // whole or in part: the general loop below retains and releases each chunk it reads.
         let sole = queued.withSoleChunkBytes { bytes, count -> (written: Int, offered: Int) in
-            buffers[0] = uv_buf_init(bytes.assumingMemoryBound(to: CChar.self), UInt32(count))
-            return (Int(uv_try_write(stream, buffers, 1)), count)
+            (writeSole(UnsafeRawBufferPointer(start: bytes, count: count)), count)
         }
         if let sole {
             guard sole.written > 0 else { return }
