@@ -22,6 +22,11 @@ struct SessionGraph {
             disposal = nil
         }
     }
+
+    /// Its two parts, moved out (no retain of either).
+    consuming func parts() -> (feeds: SessionFeeds, disposal: OutputDisposal?) {
+        (feeds, disposal)
+    }
 }
 
 /// The inputs' feeds as a session's build collects them, in order, each as its object (its

@@ -1,4 +1,3 @@
-import Dispatch
 import EventLoop
 import RxSwift
 import Synchronization
@@ -29,7 +28,7 @@ final class SessionRegistry: Sendable {
 
     /// An empty registry whose viewers get at most `marbleLimit` marbles.
     init(marbleLimit: RateLimit = RateLimit(perSecond: 200, burst: 400),
-                clock: @escaping @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds }) {
+                clock: @escaping @Sendable () -> UInt64 = { MonotonicClock.nanoseconds() }) {
         self.marbleLimit = marbleLimit
         self.clock = clock
     }
@@ -147,5 +146,5 @@ private final class MarbleBudget {
 
 /// The monotonic clock of marbles, in microseconds.
 func marbleClock() -> UInt64 {
-    DispatchTime.now().uptimeNanoseconds / 1000
+    MonotonicClock.nanoseconds() / 1000
 }

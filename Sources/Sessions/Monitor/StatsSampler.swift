@@ -1,4 +1,4 @@
-import Dispatch
+import EventLoop
 import RxSwift
 import Synchronization
 
@@ -22,7 +22,7 @@ final class StatsSampler: Sendable {
     private let previous: Mutex<Previous>
 
     init(metrics: SessionMetrics, registry: SessionRegistry,
-         clock: @escaping @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds }) {
+         clock: @escaping @Sendable () -> UInt64 = { MonotonicClock.nanoseconds() }) {
         self.metrics = metrics
         self.registry = registry
         self.clock = clock

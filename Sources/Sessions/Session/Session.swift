@@ -114,15 +114,14 @@ class Session: SessionOutputSink, @unchecked Sendable {  // mutable state is tou
             answers = endpoint.registry.recordings.begin(self, with: recorder) ?? answers
         }
         let client = WireClient(address: clientAddress, user: identity, session: self, answers: answers)
-        let graph = wire.build(client, self)
-        let disposal = graph.disposal
+        let (graphFeeds, disposal) = wire.build(client, self).parts()
         guard case .open = state else {
             // Closed while its outputs were subscribed (one failed at once): the graph goes now.
             disposal?.dispose()
             return
         }
-        feeds = graph.feeds
-        state = .open(disposal)
+        feeds = consume graphFeeds
+        state = .open(consume disposal)
         if endpoint.logsDebug { logger.debug("session opened", metadata: ["session": "\(id)", "viewModel": "\(wire.name)"]) }
     }
 

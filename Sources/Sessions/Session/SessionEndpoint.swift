@@ -1,4 +1,3 @@
-import Dispatch
 import EventLoop
 import HTTPServer
 import Logging
@@ -37,7 +36,7 @@ final class SessionEndpoint {
     init(
         wire: WireViewModel, configuration: SessionConfiguration, metrics: SessionMetrics,
         registry: SessionRegistry = SessionRegistry(), logger: Logger, loop: Int = 0, eventLoop: EventLoop? = nil,
-        clock: @escaping @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds }
+        clock: @escaping @Sendable () -> UInt64 = { MonotonicClock.nanoseconds() }
     ) {
         self.wire = wire
         self.configuration = configuration
