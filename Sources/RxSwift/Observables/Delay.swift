@@ -202,15 +202,17 @@ final class DelaySink<Observer: ObserverType, Waiting: LatestElementSlot>: Sink<
                     dequeue()
                     return .forward(waiting.event)
                 }
-                running = false
                 // Disposed by the event just sent: no drain to schedule.
-                if isDisposed { return .stop }
+                if isDisposed {
+                    running = false
+                    return .stop
+                }
                 let wait = dueTime.rxSeconds - scheduler.now.timeIntervalSince(waiting.arrived)
                 if wait <= 0 && SchedulerClock.isReal(scheduler) {
-                    running = true
                     dequeue()
                     return .forward(waiting.event)
                 }
+                running = false
                 return .reschedule(after: max(0, wait))
             }
             running = false
