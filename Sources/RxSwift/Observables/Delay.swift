@@ -19,7 +19,8 @@ extension ObservableType {
 }
 
 /// RxSwift's delay: each drain sends the oldest waiting event, then schedules the next drain
-/// for when the next event is due (at once if it is late). Errors skip the queue: sent at
+/// for when the next event is due (at once if it is late; on a real-clock scheduler a late
+/// event is sent by the same drain, `nextStep`). Errors skip the queue: sent at
 /// once, or, while the drain is sending an event, right after it. Events are sent and the
 /// sink disposed only outside the lock, so an error arriving during a delivery never waits
 /// for the observer.
