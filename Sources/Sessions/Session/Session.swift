@@ -182,8 +182,10 @@ class Session: SessionOutputSink, @unchecked Sendable {  // mutable state is tou
             if isTraced {
                 recordInput(event, message: UnsafeRawBufferPointer(bytes), isPlain: isPlain)
             }
-            refusal = SessionFeeds.send(event.payload, to: feed(at: event.index), index: event.index,
-                                        input: endpoint.wire.inputs.inputs[event.index].name) {}
+            let index = event.index
+            // The payload moved out of the event, not copied (a text's retain and release).
+            refusal = SessionFeeds.send((consume event).payload, to: feed(at: index), index: index,
+                                        input: endpoint.wire.inputs.inputs[index].name) {}
             if isTraced {
                 traceTap.withObject { $0.recording.withObject { $0.inputHandled() } }
             }
