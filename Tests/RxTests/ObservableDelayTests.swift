@@ -103,6 +103,7 @@ final class ObservableDelayTests: RxTestCase {
         XCTAssertEqual(values, [1, 2, 3])
         XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(start), 0.045)
     }
+
     /// On the real clock (a scheduler with a thread) a drain also sends the events already due
     /// when it has sent its first, and reschedules only for one still to come, for the rest of
     /// its delay.
