@@ -18,6 +18,12 @@ static inline long rxlive_write(int fd, const void *bytes, unsigned long count) 
     return syscall(SYS_write, fd, bytes, count);
 }
 
+/* send(2) with MSG_MORE as the bare system call: a connection's last bytes, held by the kernel
+ * until the shutdown(2) that follows at once, which sends them with the FIN in one segment. */
+static inline long rxlive_write_before_fin(int fd, const void *bytes, unsigned long count) {
+    return syscall(SYS_sendto, fd, bytes, count, MSG_MORE, NULL, 0);
+}
+
 /* accept4(2) as the bare system call, for the same reason: one call accepts a peer
  * non-blocking and close-on-exec (accept plus fcntl would be two). */
 static inline int rxlive_accept_nonblocking(int fd) {

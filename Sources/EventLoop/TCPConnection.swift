@@ -225,12 +225,16 @@ public final class TCPConnection: LoopHandle {
     /// `write(2)` to the socket, as `uv_try_write` does for one buffer without its checks,
     /// which hold here: nothing is in flight, nothing queued goes before `bytes`, and the
     /// output is open. Returns the bytes taken; 0 for EAGAIN or an error (what is left is
-    /// queued, and the `uv_write` after the queue's own try reports the error).
+    /// queued, and the `uv_write` after the queue's own try reports the error). A finishing
+    /// connection's bytes are its last: the kernel holds them for the `shutdown(2)` that
+    /// follows, which sends them and the FIN in one segment (a segment fewer per close).
     func writeDirectly(_ bytes: UnsafeRawBufferPointer) -> Int {
         var descriptor = uv_os_fd_t()
         guard uv_fileno(uvHandle, &descriptor) == 0 else { return 0 }
         while true {
-            let written = systemWrite(descriptor, bytes.baseAddress, bytes.count)
+            let written = outputState == .finishing
+                ? rxlive_write_before_fin(descriptor, bytes.baseAddress, UInt(bytes.count))
+                : systemWrite(descriptor, bytes.baseAddress, bytes.count)
             if written >= 0 { return written }
             if errno != EINTR { return 0 }
         }

@@ -226,7 +226,10 @@ final class TCPTests: XCTestCase {
         XCTAssertTrue(runner.stop())
     }
 
-    func testFinishSendsQueuedBytesThenFIN() throws {
+    /// `finish()` sends what is queued, then FIN, and ignores later writes. It holds the
+    /// last bytes (MSG_MORE) for its `shutdown(2)` right after, so that they and the FIN
+    /// travel in one segment: none is a FIN alone.
+    func testFinishSendsQueuedBytesWithTheFINInOneSegment() throws {
         final class GreetAndFinish: TCPConnectionDelegate {
             func connection(_ connection: TCPConnection, didRead bytes: UnsafeRawBufferPointer) {
                 connection.write("bye")
@@ -243,6 +246,11 @@ final class TCPTests: XCTestCase {
         let result = client.receiveUntilEOF()
         XCTAssertEqual(String(decoding: result.bytes, as: UTF8.self), "bye")
         XCTAssertTrue(result.eof)
+        let segments = try XCTUnwrap(client.receivedSegments())
+        // The SYN-ACK, the ACK of "hi" (sent at once: a connection's first data is acknowledged
+        // without delay), then "bye" with the FIN.
+        XCTAssertEqual(segments.withData, 1)
+        XCTAssertEqual(segments.all - segments.withData, 2)
         client.shutdownWrite()
         XCTAssertTrue(eventually { LiveCounts.connections == 0 })
         XCTAssertTrue(runner.stop())

@@ -78,4 +78,15 @@ public final class BlockingClient {
     }
 
     public func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
+
+    /// The TCP segments this socket has received, all of them and those that carried data
+    /// (the kernel's `tcpi_segs_in` and `tcpi_data_segs_in`). Glibc's `tcp_info` stops before
+    /// them, so they are read at their offsets in Linux's (linux/tcp.h, which only appends).
+    public func receivedSegments() -> (all: UInt32, withData: UInt32)? {
+        var info = [UInt8](repeating: 0, count: 232)
+        var length = socklen_t(info.count)
+        guard getsockopt(fd, Int32(IPPROTO_TCP), TCP_INFO, &info, &length) == 0, length >= 156 else { return nil }
+        func word(at offset: Int) -> UInt32 { info.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: UInt32.self) } }
+        return (word(at: 140), word(at: 152))
+    }
 }
