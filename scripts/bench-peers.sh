@@ -5,8 +5,9 @@
 # wsload to CLIENT_CPU, a wait for a quiet machine before each run, and a run repeated
 # (TRIES, keeping the least disturbed) while other processes or the hypervisor took CPU during
 # it; unlike bench.sh, every run gets a fresh server. Ends with a table of rxlive, the best
-# peer and the ratio per measure, and one of every run's CPU figures (server, client, other
-# processes, steal), so a reader sees how noisy the machine was; with BREAKDOWN=1 it then
+# peer and the ratio per measure (the server's CPU per unit also split into user space and
+# kernel), and one of every run's CPU figures (server, client, other processes, steal), so a
+# reader sees how noisy the machine was; with BREAKDOWN=1 it then
 # appends scripts/session-memory.sh's breakdown of an idle rxlive session's memory.
 #
 # ../shared is read-only input: wsload, the peers' Python venv and the Hummingbird peer are
@@ -182,6 +183,9 @@ cpu_ticks() {
     echo "$((a + b + c + f + g)) $h $(sed 's/^.*) //' "/proc/$SERVER_PID/stat" | awk '{print $12 + $13}')"
 }
 
+# user and system ticks of the server
+server_ticks() { sed 's/^.*) //' "/proc/$SERVER_PID/stat" | awk '{print $12, $13}'; }
+
 # One wsload run against the server started last; prints its output. wsload gives no CPU
 # figures for sessions, so for that mode they are taken here, over the whole wsload run
 # (opening, holding, closing), and added to its RESULT line with cpu_window=run.
@@ -189,10 +193,18 @@ run_load() {
     local mode="$1" port="$2" out t0 t1 c0 c1 times
     out="$(mktemp)"
     if [ "$mode" != sessions ]; then
+        # The server's user and system ticks around the run: their shares split its CPU per
+        # unit into its own code's and the kernel's (wsload's window is the run less warm-up).
+        local ticks0 ticks1
+        ticks0="$(server_ticks)"
         # shellcheck disable=SC2046  # load_args is words by design
         taskset -c "$CLIENT_CPU" "$WSLOAD" $(load_args "$mode") --port "$port" --server-pid "$SERVER_PID" \
             >"$out" 2>&1 || true
-        cat "$out"; rm -f "$out"; return 0
+        ticks1="$(server_ticks)"
+        awk -v t0="$ticks0" -v t1="$ticks1" '
+            BEGIN { split(t0, a, " "); split(t1, b, " "); user = b[1] - a[1]; all = user + b[2] - a[2] }
+            /^RESULT / && all > 0 { printf "%s server_user_share_pct=%.1f\n", $0, 100 * user / all; next } { print }' "$out"
+        rm -f "$out"; return 0
     fi
     c0="$(cpu_ticks)"; t0="$(date +%s%N)"
     # shellcheck disable=SC2046
@@ -271,11 +283,17 @@ MEASURES = [
     ("churn: sessions opened, logged in and closed /s", "churn", "sessions_per_s", max, 1, "/s"),
     ("churn: p50 per session", "churn", "p50_us", min, 1e-3, "ms"),
     ("churn: sessions per server CPU-second", "churn", "per_cpu_s", max, 1, ""),
+    ("churn: server user-space µs per session", "churn", "user_ns", min, 1e-3, "µs"),
+    ("churn: server kernel µs per session", "churn", "system_ns", min, 1e-3, "µs"),
     ("throughput 64×1: sum replies/s", "throughput-64x1", "msgs_per_s", max, 1, "/s"),
     ("throughput 64×1: replies per server CPU-second", "throughput-64x1", "per_cpu_s", max, 1, ""),
+    ("throughput 64×1: server user-space µs per reply", "throughput-64x1", "user_ns", min, 1e-3, "µs"),
+    ("throughput 64×1: server kernel µs per reply", "throughput-64x1", "system_ns", min, 1e-3, "µs"),
     ("throughput 64×1: p99", "throughput-64x1", "p99_us", min, 1e-3, "ms"),
     ("throughput 256×4: sum replies/s", "throughput-256x4", "msgs_per_s", max, 1, "/s"),
     ("throughput 256×4: replies per server CPU-second", "throughput-256x4", "per_cpu_s", max, 1, ""),
+    ("throughput 256×4: server user-space µs per reply", "throughput-256x4", "user_ns", min, 1e-3, "µs"),
+    ("throughput 256×4: server kernel µs per reply", "throughput-256x4", "system_ns", min, 1e-3, "µs"),
     ("throughput 256×4: p99", "throughput-256x4", "p99_us", min, 1e-3, "ms"),
 ]
 
@@ -303,6 +321,12 @@ for round_dir in sorted(Path(run_dir).glob("round*"), key=lambda p: int(p.name[5
                 done = row.get("msgs_per_s") or row.get("sessions_per_s")
                 if done and float(row.get("server_cpu_pct", 0)) > 0:
                     row["per_cpu_s"] = float(done) / (float(row["server_cpu_pct"]) / 100)
+                    # That CPU per unit, split into user space (the server's own code and its
+                    # libraries) and the kernel's share (system calls, TCP on both ends of loopback).
+                    if "server_user_share_pct" in row:
+                        share = float(row["server_user_share_pct"]) / 100
+                        row["user_ns"] = 1e9 / row["per_cpu_s"] * share
+                        row["system_ns"] = 1e9 / row["per_cpu_s"] * (1 - share)
                 runs.append((rnd, server, mode_of(row), row))
             elif line.startswith("NOTE waited "):
                 waited += int(line.split()[2])

@@ -7,8 +7,8 @@ import CLibUV
 /// loop's single `uv_timer_t` is armed for the earliest, so an idle connection pays a heap
 /// entry (8 bytes) instead of a timer handle of its own. Loop thread only.
 final class ConnectionDeadlines {
-    /// Connections with an armed deadline, a min-heap on `deadlineDue`; each connection
-    /// knows its index. Unretained: a connection leaves the heap before it closes.
+    /// Connections with an armed deadline, a min-heap on the low 32 bits of their due loop
+    /// time (ms); each connection knows its index. Unretained: a connection leaves the heap before it closes.
     /// The vars go unchecked for exclusivity: loop thread only, and never borrowed across a
     /// call that could reach them again (three dynamic checks per connection less).
     @exclusivity(unchecked) private var heap = IndexedMinHeap<Unmanaged<TCPConnection>>()
@@ -34,13 +34,20 @@ final class ConnectionDeadlines {
     func schedule(_ connection: TCPConnection, due: UInt64) {
         guard !isClosed else { return }
         let due = min(due, uv_now(uvLoop) + Self.longestDelay)
-        connection.deadlineDue = UInt32(truncatingIfNeeded: due)
+        let key = UInt32(truncatingIfNeeded: due)
         if connection.deadlineIndex < 0 {
-            heap.insert(.passUnretained(connection))
+            heap.insert(.passUnretained(connection), key: key)
         } else {
-            heap.update(at: connection.deadlineIndex)
+            heap.update(at: connection.deadlineIndex, key: key)
         }
         if due < armedFor { arm() }
+    }
+
+    /// The loop time (ms) `connection`'s deadline is due at; nil when none is armed.
+    func due(of connection: TCPConnection) -> UInt64? {
+        let index = connection.deadlineIndex
+        guard index >= 0 else { return nil }
+        return Self.loopTime(of: heap.key(at: index), near: uv_now(uvLoop))
     }
 
     /// Disarms `connection`'s deadline, if armed. The timer may still fire for it; it then
@@ -63,7 +70,7 @@ final class ConnectionDeadlines {
         let now = uv_now(uvLoop)
         armedFor = .max
         // Fires what is due; a connection that re-arms for later goes back into the heap.
-        while let first = heap.first?.takeUnretainedValue(), Self.loopTime(of: first.deadlineDue, near: now) <= now {
+        while let key = heap.firstKey, Self.loopTime(of: key, near: now) <= now, let first = heap.first?.takeUnretainedValue() {
             remove(first)
             first.deadlinePassed()
         }
@@ -71,9 +78,9 @@ final class ConnectionDeadlines {
     }
 
     private func arm() {
-        guard !isClosed, let first = heap.first?.takeUnretainedValue() else { return }
+        guard !isClosed, let key = heap.firstKey else { return }
         let now = uv_now(uvLoop)
-        armedFor = Self.loopTime(of: first.deadlineDue, near: now)
+        armedFor = Self.loopTime(of: key, near: now)
         timer.start(after: armedFor > now ? armedFor - now : 0, deadlinesDidFire)
     }
 
@@ -94,8 +101,8 @@ extension Unmanaged: IndexedHeapEntry where Instance == TCPConnection {
         nonmutating set { takeUnretainedValue().deadlineIndex = newValue }
     }
 
-    func precedes(_ other: Unmanaged<TCPConnection>) -> Bool {
+    static func precedes(_ due: UInt32, _ other: UInt32) -> Bool {
         // Modulo 2^32: the due times lie within 2^31 of each other (`longestDelay`).
-        Int32(bitPattern: takeUnretainedValue().deadlineDue &- other.takeUnretainedValue().deadlineDue) < 0
+        Int32(bitPattern: due &- other) < 0
     }
 }

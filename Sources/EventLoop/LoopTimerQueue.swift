@@ -29,8 +29,9 @@ open class LoopTimerTask: @unchecked Sendable {
 }
 
 extension LoopTimerTask: IndexedHeapEntry {
-    func precedes(_ other: LoopTimerTask) -> Bool {
-        due < other.due || (due == other.due && order < other.order)
+    /// The due instant, then the order scheduled in.
+    static func precedes(_ key: (due: UInt64, order: UInt64), _ other: (due: UInt64, order: UInt64)) -> Bool {
+        key.due < other.due || (key.due == other.due && key.order < other.order)
     }
 }
 
@@ -74,7 +75,7 @@ final class LoopTimerQueue {
         }
         task.order = nextOrder
         nextOrder += 1
-        heap.insert(task)
+        heap.insert(task, key: (task.due, task.order))
         if task.due < armedFor && !isFiring { arm() }
         return true
     }
@@ -83,7 +84,7 @@ final class LoopTimerQueue {
     /// nothing due and re-arms for the next.
     func cancel(_ task: LoopTimerTask) {
         let index = task.heapIndex
-        guard index >= 0, index < heap.count, heap.entries[index] === task else { return }
+        guard index >= 0, index < heap.count, heap.entry(at: index) === task else { return }
         heap.remove(at: index)
     }
 

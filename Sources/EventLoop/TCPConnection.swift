@@ -25,7 +25,7 @@ public final class TCPConnection: LoopHandle {
     // Declared so the two states and the flag fill the tail of `LoopHandle`'s fields and the
     // 32-bit values follow them, and the filter and its staged writes share one optional
     // object: every connection holds one of these, and with its `uv_tcp_t` (`LoopHandle`) at
-    // 344 bytes it takes a 352-byte malloc block (EventLoopLayoutTests). An idle connection
+    // 340 bytes it takes a 352-byte malloc block (EventLoopLayoutTests). An idle connection
     // holds no request and no list of chunks in flight: both come from the loop's pool
     // (`PendingWrite`) for the one write in flight.
     // `@exclusivity(unchecked)`: the fields are touched on the loop thread only, and no access
@@ -44,9 +44,6 @@ public final class TCPConnection: LoopHandle {
     /// The filter and the bytes written for it, when there is one.
     @exclusivity(unchecked) var staging: FilterStaging?
     @exclusivity(unchecked) var output = WriteQueue()
-    /// The low 32 bits of this connection's deadline's loop time (ms); kept by
-    /// `ConnectionDeadlines`. After `output`, whose 28 bytes leave it the last 4 of a word.
-    @exclusivity(unchecked) var deadlineDue: UInt32 = 0
 
     /// The object told about reads, EOF and close; released after `connectionDidClose`.
     public var delegate: (any TCPConnectionDelegate)? {
