@@ -5,10 +5,11 @@ import CLibUV
 /// Each `TCPConnection` has one deadline slot (a head timeout, a heartbeat, a close timeout, a
 /// linger: never two at once). The slots of a loop live in this min-heap by due time, and the
 /// loop's single `uv_timer_t` is armed for the earliest, so an idle connection pays a heap
-/// entry (8 bytes) instead of a timer handle of its own. Loop thread only.
+/// entry (8 bytes, and 4 for its key) instead of a timer handle of its own. Loop thread only.
 final class ConnectionDeadlines {
     /// Connections with an armed deadline, a min-heap on the low 32 bits of their due loop
-    /// time (ms); each connection knows its index. Unretained: a connection leaves the heap before it closes.
+    /// time (ms); each connection knows its index. Unretained: a connection leaves the heap
+    /// before it closes.
     /// The vars go unchecked for exclusivity: loop thread only, and never borrowed across a
     /// call that could reach them again (three dynamic checks per connection less).
     @exclusivity(unchecked) private var heap = IndexedMinHeap<Unmanaged<TCPConnection>>()
