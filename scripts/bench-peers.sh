@@ -176,15 +176,16 @@ load_args() {
     esac
 }
 
-# user+nice+system+irq+softirq and steal ticks of the machine, user+system ticks of the server
-cpu_ticks() {
-    local x a b c d e f g h
-    read -r x a b c d e f g h _ </proc/stat
-    echo "$((a + b + c + f + g)) $h $(sed 's/^.*) //' "/proc/$SERVER_PID/stat" | awk '{print $12 + $13}')"
-}
-
 # user and system ticks of the server
 server_ticks() { sed 's/^.*) //' "/proc/$SERVER_PID/stat" | awk '{print $12, $13}'; }
+
+# user+nice+system+irq+softirq and steal ticks of the machine, user+system ticks of the server
+cpu_ticks() {
+    local x a b c d e f g h user system
+    read -r x a b c d e f g h _ </proc/stat
+    read -r user system <<<"$(server_ticks)"
+    echo "$((a + b + c + f + g)) $h $((user + system))"
+}
 
 # One wsload run against the server started last; prints its output. wsload gives no CPU
 # figures for sessions, so for that mode they are taken here, over the whole wsload run
