@@ -134,12 +134,13 @@ def raise_sysctls():
 
 
 class Server:
-    def __init__(self, binary, out, index):
+    def __init__(self, binary, out, index, ping_interval):
         self.port = free_port()
         self.log = out / f"server-{index}.log"
+        interval = ["--ping-interval", f"{ping_interval:g}"] if ping_interval else []
         self.proc = subprocess.Popen(
             [str(binary), "--host", "127.0.0.1", "--port", str(self.port), "--loops", "1",
-             "--login-service", "simulated", "--dashboard", "off", "--public", str(REPO / "Public")],
+             "--login-service", "simulated", "--dashboard", "off", "--public", str(REPO / "Public"), *interval],
             stdout=open(self.log, "wb"), stderr=subprocess.STDOUT, start_new_session=True)
 
     def wait_ready(self, timeout=60):
@@ -276,7 +277,10 @@ def main():
     parser.add_argument("--sessions", type=int, default=1_000_000)
     parser.add_argument("--rate", type=float, default=10_000, help="changes a second over all sessions")
     parser.add_argument("--seconds", type=float, default=60)
-    parser.add_argument("--quiet-window", type=float, default=35, help="seconds of pings alone (interval 30)")
+    parser.add_argument("--ping-interval", type=float, default=None,
+                        help="the servers' --ping-interval in seconds (default: theirs, 30)")
+    parser.add_argument("--quiet-window", type=float, default=None,
+                        help="seconds of pings alone (default: the ping interval and 5)")
     parser.add_argument("--per-process", type=int, default=None, help="sessions a server (default: its file limit's)")
     parser.add_argument("--keep-sysctls", action="store_true", help="raise no kernel limit (a small run needs none)")
     parser.add_argument("--track-connections", action="store_true",
@@ -284,6 +288,8 @@ def main():
     parser.add_argument("--bin", type=Path, required=True)
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
+    if args.quiet_window is None:
+        args.quiet_window = (args.ping_interval or 30) + 5
     args.out.mkdir(parents=True, exist_ok=True)
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -300,13 +306,13 @@ def main():
             print("million: loopback left out of connection tracking for the run" if untracked
                   else "million: loopback still tracked (iptables refused the raw-table rules)")
         # One server first: its start line says how many sessions a process may hold.
-        servers.append(Server(args.bin / "rxlive", args.out, 0))
+        servers.append(Server(args.bin / "rxlive", args.out, 0, args.ping_interval))
         per_process = min(servers[0].wait_ready(), hard - 100, args.per_process or hard)
         processes = math.ceil(args.sessions / per_process)
         print(f"million: {args.sessions} sessions, at most {per_process} a process (open-file limit {hard}), "
               f"{processes} servers and {processes} clients")
         for index in range(1, processes):
-            servers.append(Server(args.bin / "rxlive", args.out, index))
+            servers.append(Server(args.bin / "rxlive", args.out, index, args.ping_interval))
         for server in servers[1:]:
             server.wait_ready()
         time.sleep(1)

@@ -8,7 +8,8 @@
 # needs (local port range, somaxconn, SYN backlog, connection tracking) are raised where this host allows, and put
 # back at the end; docs/OPERATIONS.md, "Many sessions on one host", names each.
 #
-# Usage: scripts/bench-million.sh [--sessions 1000000] [--rate 10000] [--seconds 60] [--quiet-window 35] [--out DIR]
+# Usage: scripts/bench-million.sh [--sessions 1000000] [--rate 10000] [--seconds 60] [--ping-interval 30]
+#                                 [--quiet-window INTERVAL+5] [--out DIR]
 #                                 [--keep-sysctls]
 set -euo pipefail
 cd "$(dirname "$0")/.."
