@@ -21,7 +21,7 @@ public struct Configuration: Equatable, Sendable {
     public var logLevel: Logger.Level = Settings.logLevel.defaultValue
     /// Largest WebSocket message a client may send, in bytes (larger closes with 1009).
     public var maxMessageSize: Int = Settings.maxMessageSize.defaultValue
-    /// Seconds between server pings on an idle WebSocket.
+    /// Seconds between server pings on each open WebSocket, busy or idle.
     public var pingInterval: Duration = Settings.pingInterval.defaultValue
     /// Seconds to wait for a pong before the connection counts as dead.
     public var pongTimeout: Duration = Settings.pongTimeout.defaultValue

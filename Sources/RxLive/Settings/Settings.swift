@@ -69,7 +69,7 @@ enum Settings {
     static let pingInterval = Setting(
         \.pingInterval, flag: "ping-interval", variable: "RXLIVE_PING_INTERVAL", valueName: "seconds", default: .seconds(30),
         syntax: .seconds(allowZero: false),
-        help: "Seconds between pings on an idle WebSocket")
+        help: "Seconds between pings on each open WebSocket, busy or idle")
 
     static let pongTimeout = Setting(
         \.pongTimeout, flag: "pong-timeout", variable: "RXLIVE_PONG_TIMEOUT", valueName: "seconds", default: .seconds(15),
