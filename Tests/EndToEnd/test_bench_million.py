@@ -22,11 +22,11 @@ def test_a_small_million_run_prints_its_line_with_every_session_right(tmp_path):
     line = re.search(r"^million: sessions=(\d+) processes=(\d+) open_s=\S+ bytes_per_session=\d+ total_rss_mb=\d+ "
                      r"p99_ms=\S+ wrong=(\d+) errors=(\d+) ping_cpu_pct=(\S+) resources_after=(-?\d+)$", done.stdout, re.M)
     assert line, done.stdout
-    sessions, processes, wrong, errors, ping_cpu_pct, resources_after = line.groups()
-    sessions, processes, wrong, errors, resources_after = map(int, (sessions, processes, wrong, errors, resources_after))
+    sessions, processes, wrong, errors, resources_after = map(int, line.group(1, 2, 3, 4, 6))
+    ping_cpu_pct = float(line.group(5))
     # 2,000 sessions pinged each second: a few % of a core. At the default 30 s none would
     # be pinged yet (a first ping comes after 15 s or more).
-    assert float(ping_cpu_pct) > 0.5, done.stdout
+    assert ping_cpu_pct > 0.5, done.stdout
     assert (sessions, processes) == (2000, 2)
     assert (wrong, errors, resources_after) == (0, 0, 0)
     sent = re.search(r"(\d+) changes sent over 2 s \(\d+/s\), (\d+) right sums", done.stdout)
